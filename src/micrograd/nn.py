@@ -1,0 +1,154 @@
+"""Neural-network building blocks made of Values: Module, Neuron, Layer, MLP.
+
+Compatible with the original micrograd: same constructors, same use of Python's `random` (so
+`random.seed(1337)` reproduces a run), and `MLP(...)(x)` returns a bare Value when it has one output.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Union
+
+from micrograd.engine import Value
+
+Input = Sequence[Union[Value, float]]
+
+ACTIVATIONS = ("relu", "tanh", "sigmoid", "linear")
+
+
+class Module:
+    """Base class: anything with parameters that can be zeroed, listed, saved and loaded."""
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        """(dotted name, Value) for every parameter, in a fixed order."""
+        return []
+
+    def parameters(self) -> list[Value]:
+        """Every parameter Value, in the order of named_parameters()."""
+        return [p for _, p in self.named_parameters()]
+
+    def zero_grad(self) -> None:
+        """Set every parameter's grad to 0 (gradients accumulate across backward calls)."""
+        for p in self.parameters():
+            p.grad = 0.0
+
+    def state_dict(self) -> dict[str, float]:
+        """Parameter values by name: plain floats, ready for JSON."""
+        return {name: p.data for name, p in self.named_parameters()}
+
+    def load_state_dict(self, state: dict[str, float]) -> None:
+        """Copy values from `state` into the parameters; on any mismatch raise and change nothing."""
+        from micrograd.io import checked_state
+
+        for name, value in checked_state(self, state).items():
+            dict(self.named_parameters())[name].data = value
+
+
+def _activate(x: Value, activation: str) -> Value:
+    if activation == "relu":
+        return x.relu()
+    if activation == "tanh":
+        return x.tanh()
+    if activation == "sigmoid":
+        return x.sigmoid()
+    return x
+
+
+def _check_activation(activation: str) -> str:
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}, got {activation!r}")
+    return activation
+
+
+class Neuron(Module):
+    """w . x + b, then an activation (ReLU by default, as in the original)."""
+
+    def __init__(self, nin: int, nonlin: bool = True, activation: str = "relu") -> None:
+        if not isinstance(nin, int) or nin < 1:
+            raise ValueError(f"Neuron: nin must be a positive integer, got {nin!r}")
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+        self.activation = _check_activation(activation) if nonlin else "linear"
+
+    @property
+    def nonlin(self) -> bool:
+        """True when the neuron applies an activation (the original's flag)."""
+        return self.activation != "linear"
+
+    def __call__(self, x: Input) -> Value:
+        if len(x) != len(self.w):
+            raise ValueError(f"Neuron expects {len(self.w)} inputs, got {len(x)}: {x!r}")
+        # Summed in the original's order (b + w0*x0 + w1*x1 + ...), so results match it bit for bit.
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        return _activate(act, self.activation)
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [(f"w.{i}", w) for i, w in enumerate(self.w)] + [("b", self.b)]
+
+    def __repr__(self) -> str:
+        return f"Neuron({len(self.w)}, activation={self.activation!r})"
+
+
+class Layer(Module):
+    """`nout` neurons that all read the same inputs."""
+
+    def __init__(self, nin: int, nout: int, nonlin: bool = True, activation: str = "relu") -> None:
+        if not isinstance(nout, int) or nout < 1:
+            raise ValueError(f"Layer: nout must be a positive integer, got {nout!r}")
+        self.neurons = [Neuron(nin, nonlin=nonlin, activation=activation) for _ in range(nout)]
+
+    def forward(self, x: Input) -> list[Value]:
+        """The outputs as a list, whatever their number."""
+        return [n(x) for n in self.neurons]
+
+    def __call__(self, x: Input) -> Value | list[Value]:
+        out = self.forward(x)
+        return out[0] if len(out) == 1 else out  # the original's convention
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [
+            (f"neurons.{i}.{name}", p)
+            for i, n in enumerate(self.neurons)
+            for name, p in n.named_parameters()
+        ]
+
+    def __repr__(self) -> str:
+        n = self.neurons[0]
+        return f"Layer({len(n.w)}, {len(self.neurons)}, activation={n.activation!r})"
+
+
+class MLP(Module):
+    """A multi-layer perceptron: activation on every hidden layer, a linear last layer."""
+
+    def __init__(self, nin: int, nouts: Sequence[int], activation: str = "relu") -> None:
+        if not nouts:
+            raise ValueError("MLP needs at least one layer size in nouts")
+        sizes = [nin, *nouts]
+        self.activation = _check_activation(activation)
+        self.layers = [
+            Layer(sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1, activation=activation)
+            for i in range(len(nouts))
+        ]
+
+    @property
+    def sizes(self) -> list[int]:
+        """[nin, *nouts]: the width of each layer's input and of the output."""
+        return [len(self.layers[0].neurons[0].w)] + [len(layer.neurons) for layer in self.layers]
+
+    def __call__(self, x: Input) -> Value | list[Value]:
+        out = self.layers[0].forward(x)
+        for layer in self.layers[1:]:
+            out = layer.forward(out)  # always a list inside, so a width-1 hidden layer works
+        return out[0] if len(out) == 1 else out
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [
+            (f"layers.{i}.{name}", p)
+            for i, layer in enumerate(self.layers)
+            for name, p in layer.named_parameters()
+        ]
+
+    def __repr__(self) -> str:
+        s = self.sizes
+        return f"MLP({s[0]}, {s[1:]}, activation={self.activation!r})"

@@ -1,0 +1,310 @@
+"""The engine's contract: API compatible with the original, exact rules, safe numerics, clear errors."""
+
+import inspect
+import math
+import threading
+
+import pytest
+
+from micrograd import Value, no_grad
+from micrograd.engine import OPS, topo_order
+from micrograd.gradcheck import gradcheck, numeric_grad
+
+
+# ---------------------------------------------------------------------------- the original's API
+def test_original_constructor_and_attributes():
+    a, b = Value(2.0), Value(3)
+    c = Value(5.0, (a, b), "+")
+    assert c._prev == (a, b) and isinstance(c._prev, tuple)
+    assert c._op == "+" and c.grad == 0 and b.data == 3.0 and isinstance(b.data, float)
+    assert repr(Value(2.0)) == "Value(data=2.0, grad=0.0)"
+    assert Value(1.0, label="w").label == "w"
+    from micrograd import Value as V2
+    from micrograd.engine import Value as V1
+
+    assert V1 is V2
+
+
+def test_prev_is_a_tuple_in_operand_order():
+    a, b = Value(1.0), Value(2.0)
+    assert (a * b)._prev == (a, b) and (b * a)._prev == (b, a)
+    assert (a + a)._prev == (a, a)
+    assert (a**2)._prev == (a,) and (a**2)._op == "**2"
+    assert a.relu()._op == "ReLU"
+
+
+def test_numbers_on_either_side():
+    x = Value(3.0)
+    cases = {
+        "2*x": (2 * x, 6.0),
+        "x*2": (x * 2, 6.0),
+        "1-x": (1 - x, -2.0),
+        "x-1": (x - 1, 2.0),
+        "10/x": (10.0 / x, 10 / 3),
+        "x/2": (x / 2, 1.5),
+        "x**3": (x**3, 27.0),
+        "2**x": (2**x, 8.0),
+        "x**x": (x**x, 27.0),
+        "-x": (-x, -3.0),
+        "1+x": (1 + x, 4.0),
+    }
+    for name, (v, expected) in cases.items():
+        assert isinstance(v, Value), name
+        assert v.data == pytest.approx(expected, rel=1e-15), name
+
+
+def test_unary_ops_values():
+    assert Value(-2.0).relu().data == 0.0 and Value(2.0).relu().data == 2.0
+    assert Value(0.5).tanh().data == math.tanh(0.5)
+    assert Value(0.0).sigmoid().data == 0.5
+    assert Value(1.0).exp().data == math.e
+    assert Value(math.e).log().data == 1.0
+
+
+def test_numerically_safe_saturation():
+    assert Value(1000).tanh().data == 1.0
+    assert Value(-1000).tanh().data == -1.0
+    assert Value(-1000).sigmoid().data == 0.0
+    assert Value(1000).sigmoid().data == 1.0
+    s = Value(-1000.0)
+    out = s.sigmoid()
+    out.backward()
+    assert s.grad == 0.0
+
+
+def test_comparisons_read_data_and_equality_is_identity():
+    a, b = Value(1.0), Value(2.0)
+    assert a < b and b > a and a <= 1 and b >= 2.0 and float(b) == 2.0
+    assert a != Value(1.0) and a == a
+    assert len({a, b, a}) == 2
+
+
+# ---------------------------------------------------------------------------- every op's rule
+def _arity(name):
+    return len(inspect.signature(OPS[name].forward).parameters) - 1
+
+
+RULE_POINTS = [[0.7, 1.3], [1.9, -0.4], [0.2, 2.5]]
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_every_rule_matches_central_differences(name):
+    for point in RULE_POINTS:
+        xs = point[: _arity(name)]
+        if name in ("log", "**"):
+            xs = [abs(x) for x in xs]  # inside log's domain
+        if name == "ReLU" and xs[0] <= 0:
+            continue  # the kink is a named test below
+        assert gradcheck(lambda *vs: _call_op(name, vs), xs, rtol=1e-6, atol=1e-8)
+
+
+def _call_op(name, vs):
+    from micrograd.engine import _apply
+
+    return _apply(name, *vs)
+
+
+@pytest.mark.parametrize("k", [2, 3, -1, 0.5, -2.5, 0])
+def test_power_by_a_constant(k):
+    assert gradcheck(lambda x: x**k, [1.7])
+    x = Value(1.7)
+    (x**k).backward()
+    assert x.grad == pytest.approx(k * 1.7 ** (k - 1), rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        lambda x, y: x / y,
+        lambda x, y: y - x * 3,
+        lambda x, y: (x * y).tanh() / (1 + y.exp()),
+        lambda x, y: (x - y).sigmoid() * x.relu(),
+        lambda x, y: (x * x + y * y).log(),
+        lambda x, y: 2**x + x**y,
+        lambda x, y: 10.0 / (x * y),
+    ],
+)
+def test_composite_expressions_match_central_differences(f):
+    assert gradcheck(f, [0.8, 1.6])
+    assert gradcheck(f, [1.3, 0.45])
+
+
+def test_relu_kink_and_negative_side():
+    for x, g in [(-1.0, 0.0), (0.0, 0.0), (2.0, 1.0)]:
+        v = Value(x)
+        v.relu().backward()
+        assert v.grad == g
+
+
+def test_numeric_grad_helper():
+    assert numeric_grad(lambda x: x * x, [3.0], 0) == pytest.approx(6.0, rel=1e-8)
+
+
+# ---------------------------------------------------------------------------- backward semantics
+def test_shared_subexpression_accumulates():
+    a = Value(3.0)
+    (a * a).backward()
+    assert a.grad == 6.0
+
+
+def test_backward_twice_accumulates_leaves_like_pytorch():
+    a = Value(3.0)
+    c = (a * a) * (a * a)
+    c.backward()
+    assert a.grad == 108.0
+    c.backward()
+    assert a.grad == 216.0
+
+
+def test_backward_on_a_leaf():
+    a = Value(2.0)
+    a.backward()
+    assert a.grad == 1.0
+
+
+def test_million_node_chain_backpropagates_without_recursion():
+    x = Value(1.0)
+    y = x
+    for _ in range(1_000_000):
+        y = y + x
+    y.backward()
+    assert y.data == 1_000_001.0 and x.grad == 1_000_001.0
+
+
+def test_lecture_style_user_op_with_a_closure():
+    def cube(self):
+        out = Value(self.data**3, (self,), "cube")
+
+        def _backward():
+            self.grad += 3 * self.data**2 * out.grad
+
+        out._backward = _backward
+        return out
+
+    x = Value(2.0)
+    y = cube(x) * 2 + x
+    y.backward()
+    assert x.grad == 2 * 12.0 + 1
+
+
+def test_manual_backward_calls_like_the_lecture():
+    a, b = Value(2.0), Value(-3.0)
+    c = a * b
+    L = c + 10
+    L.grad = 1.0
+    L._backward()
+    c._backward()
+    assert (c.grad, a.grad, b.grad) == (1.0, -3.0, 2.0)
+
+
+def test_hand_made_node_without_rule_is_an_error():
+    a = Value(1.0)
+    out = Value(2.0, (a,), "mystery")
+    with pytest.raises(ValueError, match="mystery"):
+        out.backward()
+
+
+def test_no_grad_records_no_graph():
+    a = Value(2.0)
+    with no_grad():
+        b = a * 3 + 1
+        c = b.tanh()
+    assert b._prev == () and c._prev == ()
+    d = a * 3
+    assert d._prev != ()
+
+
+def test_threads_backpropagate_separate_graphs_correctly():
+    def work(seed, results):
+        xs = [Value(seed + i / 10) for i in range(20)]
+        y = sum((x * x).tanh() * xs[0] for x in xs)
+        for _ in range(50):
+            y = y * 0.99 + xs[1]
+        y.backward()
+        results[seed] = [x.grad for x in xs]
+
+    expected: dict = {}
+    for s in range(6):
+        work(s, expected)
+    got: dict = {}
+    threads = [threading.Thread(target=work, args=(s, got)) for s in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+
+
+def test_no_grad_in_one_thread_does_not_affect_another():
+    started, release = threading.Event(), threading.Event()
+
+    def hold():
+        with no_grad():
+            started.set()
+            release.wait(5)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    started.wait(5)
+    try:
+        a = Value(1.0)
+        assert (a * 2)._prev != ()
+    finally:
+        release.set()
+        t.join()
+
+
+def test_topo_order_inputs_first():
+    a, b = Value(1.0), Value(2.0)
+    c = a * b
+    d = c + a
+    order = topo_order(d)
+    assert order == [a, b, c, d]
+
+
+# ---------------------------------------------------------------------------- clear errors
+@pytest.mark.parametrize("bad", ["abc", None, [1.0], 1 + 2j, Value(1.0)])
+def test_value_of_a_non_number_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="Value"):
+        Value(bad)
+
+
+def test_error_names_the_value():
+    with pytest.raises(TypeError, match="'abc'"):
+        Value("abc")
+    with pytest.raises(TypeError, match=r"\+.*'a'"):
+        Value(1.0) + "a"
+    with pytest.raises(TypeError, match="None"):
+        Value(1.0) * None
+
+
+@pytest.mark.parametrize("x", [0.0, -1.0])
+def test_log_of_non_positive(x):
+    with pytest.raises(
+        ValueError, match=r"log.*" + repr(x).replace(".", r"\.").replace("-", r"\-")
+    ):
+        Value(x).log()
+
+
+def test_zero_to_negative_power():
+    with pytest.raises(ZeroDivisionError, match=r"\*\*-1.*0\.0"):
+        Value(0.0) ** -1
+    with pytest.raises(ZeroDivisionError):
+        Value(1.0) / 0
+
+
+def test_exp_overflow_names_op_and_input():
+    with pytest.raises(OverflowError, match=r"exp.*1000\.0"):
+        Value(1000.0).exp()
+
+
+def test_negative_base_follows_pytorch():
+    x, y = Value(-2.0), Value(3.0)
+    out = x**y
+    out.backward()
+    assert out.data == -8.0 and x.grad == 12.0 and math.isnan(y.grad)
+    assert math.isnan((Value(-8.0) ** (1 / 3)).data)
+    z = Value(0.0)
+    w = Value(2.0)
+    (z**w).backward()
+    assert w.grad == 0.0
