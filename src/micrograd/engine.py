@@ -25,7 +25,7 @@ class FloatMath:
     """The elementary functions on Python floats.
 
     Rules call them through a namespace `m`, so the same rule also runs on Values (for gradients
-    of gradients) and on numpy arrays (the fast path in `micrograd.compile`).
+    of gradients) and on numpy arrays (the fast path in `micrograd.fast`).
     """
 
     exp = staticmethod(math.exp)
@@ -132,7 +132,7 @@ class _Mode(threading.local):
     plain = True  # the common case, checked once per op: record the graph, check nothing
     grad = True
     anomaly: dict[int, tuple[Value, str]] | None = None  # id -> (Value, where it was made)
-    tracing = False  # set by micrograd.compile while it records a function
+    tracing = False  # set by micrograd.fast while it records a function
 
 
 _mode = _Mode()
@@ -318,7 +318,7 @@ def _const(x: object, op: str) -> Value:
 
 def _read(x: Operand) -> float:
     if _mode.tracing:
-        from micrograd.compile import TraceError
+        from micrograd.fast import TraceError
 
         raise TraceError(
             "a traced function read a Value's number (a comparison, float() or round()): control "

@@ -1,0 +1,317 @@
+"""The fast path: trace a scalar function once, then replay it on whole batches with numpy.
+
+    prog = trace(lambda x, y: (1 - y * model(x)).relu(), model.parameters(), n_inputs=3)
+    losses, param_grads, input_grads = prog.value_and_grad(batch)       # batch: (B, 3) array
+
+Tracing runs the function once on Values and keeps the graph. Replaying evaluates that same graph
+for B samples at once, forward and backward, with the rules of `micrograd.engine.OPS` applied to
+numpy arrays: the results equal the eager engine's to rounding (the additions happen in the same
+order; numpy's exp/tanh may differ from Python's in the last bit).
+
+The rule of tracing: the graph is recorded for the sample it was traced with, so Python control
+flow that depends on data (`if x > 0`, `max(a, b)`, `float(x)`) cannot be captured. Comparisons
+and float() of a Value raise TraceError while tracing; reading `.data` cannot be detected, so do
+not branch on it. Use ops instead (`relu`, `tanh`...). `Compiled.check(batch)` re-runs samples
+eagerly and raises TraceError where the replay disagrees.
+
+Needs numpy (`pip install micrograd-plus[fast]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from micrograd import engine
+from micrograd.engine import OPS, Value, topo_order
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - exercised only without the extra
+    np = None  # type: ignore[assignment]
+
+
+class TraceError(RuntimeError):
+    """The function cannot be traced, or its replay disagrees with eager evaluation."""
+
+
+class NumpyMath:
+    """The elementary functions on numpy arrays, with the same conventions as FloatMath."""
+
+    @staticmethod
+    def exp(x: Any) -> Any:
+        return np.exp(x)
+
+    @staticmethod
+    def log(x: Any) -> Any:
+        return np.log(x)
+
+    @staticmethod
+    def tanh(x: Any) -> Any:
+        return np.tanh(x)
+
+    @staticmethod
+    def sigmoid(x: Any) -> Any:
+        e = np.exp(-np.abs(x))  # as FloatMath.sigmoid: exp only of non-positive numbers
+        return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+    @staticmethod
+    def relu(x: Any) -> Any:
+        return np.where(x < 0, 0.0, x)
+
+    @staticmethod
+    def step(x: Any) -> Any:
+        return np.where(x > 0, 1.0, 0.0)
+
+    @staticmethod
+    def pow(a: Any, b: Any) -> Any:
+        return np.power(a, b)
+
+    @staticmethod
+    def pow_grad_base(a: Any, b: Any) -> Any:
+        return np.where(b == 0, 0.0, b * np.power(a, b - 1.0))
+
+    @staticmethod
+    def pow_grad_exponent(out: Any, a: Any, b: Any) -> Any:
+        edge = np.where((a == 0) & (b >= 0), 0.0, np.nan)
+        return np.where(a > 0, out * np.log(np.where(a > 0, a, 1.0)), edge)
+
+
+@dataclass
+class _Scatter:
+    """How to add a (k, B) block of contributions into the rows `rows` of the grad array.
+
+    Fancy-index `+=` drops repeated rows, so repeated rows are summed first (sorted + reduceat).
+    """
+
+    rows: Any
+    order: Any = None
+    unique_rows: Any = None
+    starts: Any = None
+
+    @classmethod
+    def plan(cls, rows: Any) -> _Scatter:
+        if len(np.unique(rows)) == len(rows):
+            return cls(rows)
+        order = np.argsort(rows, kind="stable")
+        sorted_rows = rows[order]
+        starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
+        return cls(rows, order, sorted_rows[starts], starts)
+
+    def add(self, grads: Any, contrib: Any) -> None:
+        if self.order is None:
+            grads[self.rows] += contrib
+        else:
+            grads[self.unique_rows] += np.add.reduceat(contrib[self.order], self.starts, axis=0)
+
+
+@dataclass
+class _Group:
+    """Nodes at the same depth with the same op: one numpy operation computes all of them."""
+
+    op: str  # a name in OPS, or "sum" for a folded chain of additions
+    out: Any  # row of each node
+    args: list[Any]  # for each operand position, the row of that operand of each node
+    scatters: list[_Scatter]
+    starts: Any = None  # "sum": where each node's terms start in args[0]
+    sizes: Any = None  # "sum": how many terms each node has
+
+
+class Compiled:
+    """A traced scalar function of (parameters, per-sample inputs), replayed on batches."""
+
+    def __init__(self, root: Value, params: Sequence[Value], inputs: Sequence[Value]) -> None:
+        order = topo_order(root)
+        for v in order:
+            if v._user_backward is not None:
+                raise TraceError(
+                    f"op {v._op!r} has a hand-written _backward closure, which cannot run on "
+                    "arrays; add its rule to micrograd.engine.OPS to compile it"
+                )
+        self.params = list(params)
+        self.n_inputs = len(inputs)
+        nodes, terms = _fold_sums(order, root)
+        row = {id(v): i for i, v in enumerate(nodes)}
+        self.n_rows = len(nodes)
+        self.root = row[id(root)]
+        param_ids = {id(p): i for i, p in enumerate(self.params)}
+        input_ids = {id(x): i for i, x in enumerate(inputs)}
+        leaf_rows = [(row[id(v)], v) for v in nodes if id(v) not in terms and not v._prev]
+        self.param_rows = np.array([r for r, v in leaf_rows if id(v) in param_ids], dtype=np.intp)
+        self.param_index = np.array(
+            [param_ids[id(v)] for r, v in leaf_rows if id(v) in param_ids], dtype=np.intp
+        )
+        self.input_rows = np.array([r for r, v in leaf_rows if id(v) in input_ids], dtype=np.intp)
+        self.input_index = np.array(
+            [input_ids[id(v)] for r, v in leaf_rows if id(v) in input_ids], dtype=np.intp
+        )
+        consts = [
+            (r, v.data) for r, v in leaf_rows if id(v) not in param_ids and id(v) not in input_ids
+        ]
+        self.const_rows = np.array([r for r, _ in consts], dtype=np.intp)
+        self.const_values = np.array([c for _, c in consts], dtype=float)[:, None]
+        self.groups = _schedule(nodes, terms, row)
+
+    # ---- replay
+    def _forward(self, batch: Any) -> Any:
+        batch = np.asarray(batch, dtype=float)
+        if batch.ndim != 2 or batch.shape[1] != self.n_inputs:
+            raise ValueError(
+                f"expected a batch of shape (B, {self.n_inputs}), got shape {batch.shape}"
+            )
+        values = np.empty((self.n_rows, batch.shape[0]))
+        values[self.param_rows] = np.array([p.data for p in self.params])[self.param_index, None]
+        values[self.input_rows] = batch.T[self.input_index]
+        values[self.const_rows] = self.const_values
+        with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
+            for g in self.groups:
+                if g.op == "sum":
+                    values[g.out] = np.add.reduceat(values[g.args[0]], g.starts, axis=0)
+                else:
+                    values[g.out] = OPS[g.op].forward(NumpyMath, *(values[a] for a in g.args))
+        out = values[self.root]
+        if not np.isfinite(out).all():
+            bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
+            raise FloatingPointError(
+                f"the compiled function gave {out[bad[0]]!r} for batch rows {bad}; run one of "
+                "those rows eagerly inside micrograd.detect_anomaly() to find the op"
+            )
+        return values
+
+    def __call__(self, batch: Any) -> Any:
+        """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,)."""
+        return self._forward(batch)[self.root].copy()
+
+    def value_and_grad(self, batch: Any, weights: Any = None) -> tuple[Any, Any, Any]:
+        """Values (B,), gradient of sum_b weights[b] * f(row b) w.r.t. the parameters (P,) and
+        w.r.t. each input (B, n_inputs). Weights default to 1 (use 1/B for a mean)."""
+        values = self._forward(batch)
+        n = values.shape[1]
+        grads = np.zeros_like(values)
+        grads[self.root] = 1.0 if weights is None else np.broadcast_to(weights, (n,))
+        with np.errstate(all="ignore"):
+            for g in reversed(self.groups):
+                upstream = grads[g.out]
+                if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
+                    g.scatters[0].add(grads, np.repeat(upstream, g.sizes, axis=0))
+                    continue
+                operands = [values[a] for a in g.args]
+                local = OPS[g.op].local(NumpyMath, values[g.out], *operands)
+                for scatter, d in zip(g.scatters, local):
+                    scatter.add(grads, upstream * d)
+        param_grads = np.zeros(len(self.params))
+        param_grads[self.param_index] = grads[self.param_rows].sum(axis=1)
+        input_grads = np.zeros((n, self.n_inputs))
+        input_grads[:, self.input_index] = grads[self.input_rows].T
+        return values[self.root].copy(), param_grads, input_grads
+
+    def check(
+        self, batch: Any, fn: Callable[..., Value], rows: int = 3, rtol: float = 1e-9
+    ) -> None:
+        """Re-run `fn` eagerly on the first `rows` rows; TraceError if the replay disagrees there
+        (the sign of data-dependent control flow that tracing froze)."""
+        batch = np.asarray(batch, dtype=float)[:rows]
+        replayed = self(batch)
+        for i, row in enumerate(batch):
+            eager = fn(*[Value(float(x)) for x in row]).data
+            if not abs(eager - replayed[i]) <= rtol * max(1.0, abs(eager)):
+                raise TraceError(
+                    f"row {i}: eager evaluation gives {eager!r}, the traced replay {replayed[i]!r};"
+                    " the function probably branches on data, which tracing cannot capture"
+                )
+
+
+def trace(
+    fn: Callable[..., Value],
+    params: Sequence[Value],
+    n_inputs: int,
+    example: Sequence[float] | None = None,
+) -> Compiled:
+    """Trace `fn(*inputs) -> Value` once and return it compiled for batches.
+
+    `inputs` are n_inputs scalars (the sample), `params` the Values that fn reads and that
+    value_and_grad differentiates (such as model.parameters()); any other Value it reads is frozen
+    as a constant. `example` gives the inputs' numbers for the trace (any will do without branches).
+    """
+    if np is None:
+        raise ImportError("micrograd.fast needs numpy: pip install 'micrograd-plus[fast]'")
+    if example is not None and len(example) != n_inputs:
+        raise ValueError(f"example has {len(example)} numbers, expected n_inputs={n_inputs}")
+    inputs = [Value(x) for x in (example or [0.5 + 0.25 * i for i in range(n_inputs)])]
+    engine._mode.tracing = True
+    engine._refresh_plain()
+    try:
+        out = fn(*inputs)
+    finally:
+        engine._mode.tracing = False
+        engine._refresh_plain()
+    if not isinstance(out, Value):
+        raise TraceError(f"the traced function must return a Value, got {out!r}")
+    return Compiled(out, params, inputs)
+
+
+# ---------------------------------------------------------------------------- compilation passes
+def _fold_sums(order: list[Value], root: Value) -> tuple[list[Value], dict[int, list[Value]]]:
+    """Fold chains of "+" (like b + w0*x0 + w1*x1 + ...) into one n-ary sum per chain.
+
+    A "+" node used by only one other "+" node is absorbed into it. Returns the nodes that keep a
+    row, and for each folded sum its terms in the original order of addition.
+    """
+    uses: dict[int, int] = {}
+    for v in order:
+        for i in v._prev:
+            uses[id(i)] = uses.get(id(i), 0) + 1
+    absorbed = {
+        id(i)
+        for v in order
+        if v._op == "+"
+        for i in v._prev[:1]
+        if i._op == "+" and uses[id(i)] == 1 and i is not root
+    }
+    terms: dict[int, list[Value]] = {}
+    for v in order:
+        if v._op == "+" and id(v) not in absorbed:
+            flat: list[Value] = []
+            stack = [v]
+            while stack:  # walk down the left spine of absorbed "+" nodes
+                node = stack.pop()
+                if node is v or id(node) in absorbed:
+                    left, right = node._prev
+                    flat.insert(0, right)
+                    stack.append(left)
+                else:
+                    flat.insert(0, node)
+            terms[id(v)] = flat
+    return [v for v in order if id(v) not in absorbed], terms
+
+
+def _schedule(
+    nodes: list[Value], terms: dict[int, list[Value]], row: dict[int, int]
+) -> list[_Group]:
+    """Group nodes by depth and op: every group's inputs are computed by earlier groups."""
+    depth: dict[int, int] = {}
+    buckets: dict[tuple[int, str], list[Value]] = {}
+    for v in nodes:
+        inputs = terms.get(id(v), v._prev)
+        if not inputs:
+            depth[id(v)] = 0
+            continue
+        depth[id(v)] = d = 1 + max(depth[id(i)] for i in inputs)
+        buckets.setdefault((d, "sum" if id(v) in terms else v._op), []).append(v)
+    groups = []
+    for (_, op), members in sorted(buckets.items(), key=lambda kv: kv[0][0]):
+        out = np.array([row[id(v)] for v in members], dtype=np.intp)
+        if op == "sum":
+            flat = [row[id(t)] for v in members for t in terms[id(v)]]
+            sizes = np.array([len(terms[id(v)]) for v in members], dtype=np.intp)
+            rows = np.array(flat, dtype=np.intp)
+            starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
+            groups.append(_Group(op, out, [rows], [_Scatter.plan(rows)], starts, sizes))
+        else:
+            args = [
+                np.array([row[id(v._prev[k])] for v in members], dtype=np.intp)
+                for k in range(len(members[0]._prev))
+            ]
+            groups.append(_Group(op, out, args, [_Scatter.plan(a) for a in args]))
+    return groups
