@@ -297,19 +297,32 @@ class Value:
         differentiated again (second and higher derivatives).
         """
         order = topo_order(self)
-        # Leaves accumulate across calls, as in PyTorch: this call's gradient is summed on its own
-        # first, then added to what the leaf held, so calling twice gives exactly twice the grad.
-        # Inner nodes start from 0 on every call, so stale grads never compound.
-        held = []
-        for v in order:
-            if not v._prev and v.grad != 0:
-                held.append((v, v.grad))
-            v.grad = 0.0
-        self.grad = Value(1.0) if create_graph else 1.0
+        finish = _begin_backward(order, self, create_graph)
         order.reverse()
         _backprop(order, ValueMath if create_graph else FloatMath)
+        finish()
+
+
+def _begin_backward(order: list[Value], root: Value, create_graph: bool) -> Callable[[], None]:
+    """Zero the grads of `order` and seed the root; return the step that restores the leaves'
+    earlier grads on top of this pass's.
+
+    Leaves accumulate across calls, as in PyTorch: this pass's gradient is summed on its own, then
+    added to what the leaf held, so calling backward() twice gives exactly twice the grad. Inner
+    nodes start from 0 on every call, so stale grads never compound.
+    """
+    held = []
+    for v in order:
+        if not v._prev and v.grad != 0:
+            held.append((v, v.grad))
+        v.grad = 0.0
+    root.grad = Value(1.0) if create_graph else 1.0
+
+    def finish() -> None:
         for v, g in held:
             v.grad = g + v.grad
+
+    return finish
 
 
 def _const(x: object, op: str) -> Value:

@@ -41,8 +41,9 @@ class Module:
         """Copy values from `state` into the parameters; on any mismatch raise and change nothing."""
         from micrograd.io import checked_state
 
-        for name, value in checked_state(self, state).items():
-            dict(self.named_parameters())[name].data = value
+        values = checked_state(self, state)  # raises before anything is changed
+        for name, p in self.named_parameters():
+            p.data = values[name]
 
 
 def _activate(x: Value, activation: str) -> Value:

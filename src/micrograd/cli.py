@@ -1,0 +1,269 @@
+"""The `micrograd` command: demo, train, graph, explain. Run `micrograd --help`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from micrograd import __version__
+
+
+class UsageError(Exception):
+    """A mistake in the command line: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# ---------------------------------------------------------------------------- demo and train
+def _hidden(text: str) -> list[int]:
+    try:
+        sizes = [int(s) for s in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected widths like 16,16, got {text!r}") from None
+    if not sizes or any(s < 1 or s > 4096 for s in sizes):
+        raise argparse.ArgumentTypeError(f"widths must be between 1 and 4096, got {text!r}")
+    return sizes
+
+
+def _positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            x = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
+        if not x > 0 or x == float("inf"):
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return x
+
+    return parse
+
+
+SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
+
+
+def run_training(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, float]:
+    """Train as the arguments say, print accuracies, write the model (and plots) into args.out."""
+    from micrograd.data import DATASETS, split
+    from micrograd.io import save
+    from micrograd.nn import MLP
+    from micrograd.optim import SGD, Adam, LinearLR
+    from micrograd.train import Classifier, fit
+
+    X, y = DATASETS[args.data](n=SIZES[args.data], noise=args.noise, seed=args.seed)
+    (X_train, y_train), _, (X_test, y_test) = split(X, y, test=1 / 3, seed=args.seed)
+    classes = max(y) + 1
+    random.seed(args.seed)  # the weights come from Python's random, as in the original
+    model = MLP(2, [*args.hidden, 1 if classes == 2 else classes], activation=args.activation)
+    clf = Classifier(model, classes)
+    if args.optimizer == "sgd":
+        optimizer: Any = SGD(model.parameters(), lr=args.lr or 1.0, momentum=args.momentum)
+        scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
+    else:
+        optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
+    os.makedirs(args.out, exist_ok=True)
+
+    bar = _progress(args.steps, args.quiet)
+    start = time.perf_counter()
+    history = fit(
+        clf,
+        X_train,
+        y_train,
+        optimizer,
+        args.steps,
+        batch_size=args.batch_size,
+        seed=args.seed,
+        scheduler=scheduler,
+        on_step=lambda step, loss, acc: bar(loss, acc),
+    )
+    seconds = time.perf_counter() - start
+    bar(None, None)
+    train_acc, test_acc = clf.accuracy(X_train, y_train), clf.accuracy(X_test, y_test)
+    print(f"train accuracy: {train_acc:.2f}", file=out)
+    print(f"test accuracy: {test_acc:.2f}", file=out)
+    save(model, os.path.join(args.out, "model.json"))
+    written = ["model.json"]
+    if not args.no_plot:
+        from micrograd import plot
+
+        title = f"{args.data}: {model!r}, test accuracy {test_acc:.2f}"
+        plot.decision_boundary(
+            clf,
+            X_train,
+            y_train,
+            os.path.join(args.out, "decision_boundary.png"),
+            title,
+            X_test,
+            y_test,
+        )
+        plot.loss_curve(history, os.path.join(args.out, "loss.png"))
+        written += ["decision_boundary.png", "loss.png"]
+    if not args.quiet:
+        print(
+            f"trained {args.steps} steps in {seconds:.1f} s; wrote {', '.join(written)} to {args.out}",
+            file=out,
+        )
+    return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    """A callback (loss, acc) that advances a tqdm bar; (None, None) closes it."""
+    if quiet:
+        return lambda loss, acc: None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # no bar without tqdm: a line every 10% of the run
+        count = [0]
+
+        def report(loss: float | None, acc: float | None) -> None:
+            if loss is None:
+                return
+            count[0] += 1
+            if count[0] % max(1, total // 10) == 0:
+                print(
+                    f"step {count[0]}/{total}  loss {loss:.4f}  accuracy {acc:.2f}", file=sys.stderr
+                )
+
+        return report
+    bar = tqdm(total=total, desc="training", unit="step", file=sys.stderr)
+
+    def update(loss: float | None, acc: float | None) -> None:
+        if loss is None:
+            bar.close()
+            return
+        bar.set_postfix(loss=f"{loss:.4f}", acc=f"{acc:.2f}", refresh=False)
+        bar.update()
+
+    return update
+
+
+def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
+    p.add_argument(
+        "--out",
+        default="micrograd-out",
+        help="folder for model.json and the pictures (default: %(default)s)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=1337, help="seed for data and weights (default: %(default)s)"
+    )
+    p.add_argument(
+        "--no-plot", action="store_true", help="skip the pictures (no matplotlib needed)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar, only the accuracies")
+    if demo:
+        p.set_defaults(
+            data="moons",
+            noise=0.1,
+            hidden=[16, 16],
+            activation="relu",
+            optimizer="sgd",
+            lr=None,
+            momentum=0.0,
+            steps=200,
+            batch_size=None,
+        )
+        return
+    p.add_argument(
+        "--data", choices=sorted(SIZES), default="moons", help="the data set (default: %(default)s)"
+    )
+    p.add_argument(
+        "--noise", type=float, default=0.1, help="noise of the data (default: %(default)s)"
+    )
+    p.add_argument(
+        "--hidden",
+        type=_hidden,
+        default=[16, 16],
+        help="hidden widths, e.g. 16,16 (default: 16,16)",
+    )
+    p.add_argument(
+        "--activation",
+        choices=["relu", "tanh", "sigmoid"],
+        default="relu",
+        help="(default: %(default)s)",
+    )
+    p.add_argument(
+        "--optimizer", choices=["sgd", "adam"], default="sgd", help="(default: %(default)s)"
+    )
+    p.add_argument(
+        "--lr",
+        type=_positive(float),
+        default=None,
+        help="learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
+    )
+    p.add_argument(
+        "--momentum", type=float, default=0.0, help="SGD momentum (default: %(default)s)"
+    )
+    p.add_argument(
+        "--steps", type=_positive(int), default=200, help="training steps (default: %(default)s)"
+    )
+    p.add_argument(
+        "--batch-size",
+        type=_positive(int),
+        default=None,
+        help="minibatch size (default: the whole training set)",
+    )
+
+
+# ---------------------------------------------------------------------------- the command
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `micrograd` command."""
+    parser = _Parser(
+        prog="micrograd", description="A tiny autograd engine: train, draw and explain."
+    )
+    parser.add_argument("--version", action="version", version=f"micrograd {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    demo = sub.add_parser(
+        "demo",
+        help="train MLP(2, [16, 16, 1]) on two moons, the original's demo",
+        description="Train MLP(2, [16, 16, 1]) on two moons (SGD, hinge loss), print the "
+        "accuracies and write model.json, decision_boundary.png and loss.png.",
+    )
+    _add_training_options(demo, demo=True)
+    demo.set_defaults(run=_run_train)
+    train = sub.add_parser(
+        "train",
+        help="train a classifier with your choices of data, model and optimizer",
+        description="Train an MLP classifier on a toy 2-D data set.",
+    )
+    _add_training_options(train, demo=False)
+    train.set_defaults(run=_run_train)
+    from micrograd.viz import add_cli_commands
+
+    add_cli_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (2 for usage mistakes)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        return int(args.run(args) or 0)
+    except UsageError as e:
+        print(f"micrograd: error: {e}", file=sys.stderr)
+        return 2
+    except (ImportError, OSError, ValueError) as e:
+        print(f"micrograd: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("micrograd: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    run_training(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

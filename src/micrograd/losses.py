@@ -1,0 +1,91 @@
+"""Loss functions over lists of Values, each a mean over the samples.
+
+All are built from Value ops only (no branches on data), so they also trace for the fast path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Union
+
+from micrograd.engine import Value
+
+Scalar = Union[Value, float]
+
+
+def _pairs(preds: Sequence[Scalar], targets: Sequence[Scalar], name: str) -> int:
+    if len(preds) != len(targets) or not preds:
+        raise ValueError(
+            f"{name}: need as many targets as predictions, and at least one; got {len(preds)} and {len(targets)}"
+        )
+    return len(preds)
+
+
+def _mean(terms: Sequence[Value]) -> Value:
+    return sum(terms, Value(0.0)) * (1.0 / len(terms))
+
+
+def hinge(scores: Sequence[Value], labels: Sequence[float]) -> Value:
+    """The original demo's SVM max-margin loss: mean of relu(1 - y * score), labels -1 or +1."""
+    _pairs(scores, labels, "hinge")
+    return _mean([(1 + -y * s).relu() for s, y in zip(scores, labels)])
+
+
+def mse(preds: Sequence[Scalar], targets: Sequence[Scalar]) -> Value:
+    """Mean squared error: mean of (pred - target)**2."""
+    _pairs(preds, targets, "mse")
+    return _mean([(p - t) ** 2 for p, t in zip(preds, targets)])  # type: ignore[misc]
+
+
+def abs_value(z: Value) -> Value:
+    """|z| built from ops (relu(z) + relu(-z)), so it has no branch on data."""
+    return z.relu() + (-z).relu()
+
+
+def bce_with_logits(logits: Sequence[Value], targets: Sequence[float]) -> Value:
+    """Binary cross-entropy of sigmoid(logit) against 0/1 targets, computed from the logit
+    without overflow: max(z, 0) - z*y + log(1 + exp(-|z|)) (as torch's BCEWithLogitsLoss)."""
+    _pairs(logits, targets, "bce_with_logits")
+    return _mean(
+        [z.relu() - z * y + (1 + (-abs_value(z)).exp()).log() for z, y in zip(logits, targets)]
+    )
+
+
+def logsumexp(logits: Sequence[Value]) -> Value:
+    """log(sum(exp(z_i))), stable: the max m is subtracted first, log-sum-exp = m + log sum exp(z - m).
+
+    The max is built from ops (max(a, b) = b + relu(a - b)) so it traces; its gradient cancels.
+    """
+    if not logits:
+        raise ValueError("logsumexp: got no logits")
+    m = logits[0]
+    for z in logits[1:]:
+        m = m + (z - m).relu()
+    return m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
+
+
+def cross_entropy_one(logits: Sequence[Value], target: int | Sequence[Scalar]) -> Value:
+    """Softmax cross-entropy of one sample: logsumexp(z) - z[target]. `target` is a class index
+    or a one-hot (or soft) list of weights."""
+    if isinstance(target, int):
+        if not 0 <= target < len(logits):
+            raise ValueError(f"cross_entropy: class {target} out of range for {len(logits)} logits")
+        picked: Scalar = logits[target]
+    else:
+        if len(target) != len(logits):
+            raise ValueError(
+                f"cross_entropy: {len(target)} target weights for {len(logits)} logits"
+            )
+        picked = sum((w * z for w, z in zip(target, logits)), Value(0.0))
+    return logsumexp(logits) - picked
+
+
+def cross_entropy(batch_logits: Sequence[Sequence[Value]], targets: Sequence[int]) -> Value:
+    """Mean softmax cross-entropy over samples: logits per sample, one class index each."""
+    _pairs(batch_logits, targets, "cross_entropy")
+    return _mean([cross_entropy_one(z, t) for z, t in zip(batch_logits, targets)])
+
+
+def l2(params: Sequence[Value]) -> Value:
+    """Sum of squared parameters (multiply by the strength, e.g. 1e-4 * l2(model.parameters()))."""
+    return sum((p * p for p in params), Value(0.0))

@@ -1,0 +1,150 @@
+"""Optimizers with PyTorch's update rules and defaults: SGD (momentum, weight decay), Adam, AdamW,
+and a linear learning-rate schedule (the original demo decays lr from 1.0 to 0.1)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from micrograd.engine import Value
+
+
+class Optimizer:
+    """Holds the parameters; `step()` updates their .data from their .grad."""
+
+    def __init__(self, params: Iterable[Value], lr: float) -> None:
+        self.params = list(params)
+        if not self.params:
+            raise ValueError(f"{type(self).__name__}: got an empty list of parameters")
+        for p in self.params:
+            if not isinstance(p, Value):
+                raise TypeError(f"{type(self).__name__}: parameters must be Values, got {p!r}")
+        if not (isinstance(lr, (int, float)) and lr >= 0 and math.isfinite(lr)):
+            raise ValueError(f"{type(self).__name__}: lr must be a finite number >= 0, got {lr!r}")
+        self.lr = float(lr)
+
+    def zero_grad(self) -> None:
+        """Set every parameter's grad to 0."""
+        for p in self.params:
+            p.grad = 0.0
+
+    def step(self) -> None:
+        """Update every parameter once."""
+        raise NotImplementedError
+
+
+class SGD(Optimizer):
+    """p -= lr * g, with optional momentum (PyTorch's form: the buffer starts at the first grad),
+    dampening, Nesterov momentum, and weight decay (g += weight_decay * p)."""
+
+    def __init__(
+        self,
+        params: Iterable[Value],
+        lr: float = 1e-3,
+        momentum: float = 0.0,
+        dampening: float = 0.0,
+        weight_decay: float = 0.0,
+        nesterov: bool = False,
+    ) -> None:
+        super().__init__(params, lr)
+        if momentum < 0 or weight_decay < 0:
+            raise ValueError(
+                f"SGD: momentum and weight_decay must be >= 0, got {momentum}, {weight_decay}"
+            )
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("SGD: nesterov needs momentum > 0 and dampening == 0")
+        self.momentum, self.dampening = momentum, dampening
+        self.weight_decay, self.nesterov = weight_decay, nesterov
+        self.buffers: list[float | None] = [None] * len(self.params)
+
+    def step(self) -> None:
+        for i, p in enumerate(self.params):
+            g = p.grad + self.weight_decay * p.data if self.weight_decay else p.grad
+            if self.momentum:
+                buf = self.buffers[i]
+                buf = g if buf is None else self.momentum * buf + (1 - self.dampening) * g
+                self.buffers[i] = buf
+                g = g + self.momentum * buf if self.nesterov else buf
+            p.data -= self.lr * g
+
+
+class Adam(Optimizer):
+    """Adam with bias correction, as torch.optim.Adam: weight_decay adds weight_decay * p to g."""
+
+    decoupled = False
+
+    def __init__(
+        self,
+        params: Iterable[Value],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0.0,
+    ) -> None:
+        super().__init__(params, lr)
+        if not all(0 <= b < 1 for b in betas) or eps < 0 or weight_decay < 0:
+            raise ValueError(
+                f"{type(self).__name__}: bad betas={betas}, eps={eps} or weight_decay={weight_decay}"
+            )
+        self.betas, self.eps, self.weight_decay = betas, eps, weight_decay
+        self.t = 0
+        self.m = [0.0] * len(self.params)  # running mean of the gradient
+        self.v = [0.0] * len(self.params)  # running mean of its square
+
+    def step(self) -> None:
+        b1, b2 = self.betas
+        self.t += 1
+        # Bias correction: m and v start at 0, so early averages are scaled up by 1/(1 - beta^t).
+        step_size = self.lr / (1 - b1**self.t)
+        bias2_sqrt = math.sqrt(1 - b2**self.t)
+        for i, p in enumerate(self.params):
+            g = p.grad
+            if self.weight_decay:
+                if self.decoupled:  # AdamW: shrink the weight itself, apart from the gradient
+                    p.data *= 1 - self.lr * self.weight_decay
+                else:
+                    g = g + self.weight_decay * p.data
+            self.m[i] += (1 - b1) * (g - self.m[i])
+            self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
+            p.data -= step_size * self.m[i] / (math.sqrt(self.v[i]) / bias2_sqrt + self.eps)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 0.01), as torch.optim.AdamW."""
+
+    decoupled = True
+
+    def __init__(
+        self,
+        params: Iterable[Value],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+    ) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay)
+
+
+class LinearLR:
+    """Scale the optimizer's lr linearly from start_factor to end_factor over total_iters steps
+    (torch.optim.lr_scheduler.LinearLR); call step() once per optimizer step."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        start_factor: float = 1.0,
+        end_factor: float = 0.1,
+        total_iters: int = 100,
+    ) -> None:
+        if total_iters < 1:
+            raise ValueError(f"LinearLR: total_iters must be >= 1, got {total_iters}")
+        self.optimizer, self.base_lr = optimizer, optimizer.lr
+        self.start, self.end, self.total = start_factor, end_factor, total_iters
+        self.t = 0
+        optimizer.lr = self.base_lr * start_factor
+
+    def step(self) -> None:
+        """Advance one step and set the optimizer's lr."""
+        self.t += 1
+        frac = min(self.t, self.total) / self.total
+        self.optimizer.lr = self.base_lr * (self.start + (self.end - self.start) * frac)

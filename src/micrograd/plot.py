@@ -1,0 +1,96 @@
+"""Pictures of a training run with matplotlib (headless): the decision boundary and the loss curve."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from micrograd.io import atomic_write
+from micrograd.train import Classifier
+
+
+def _pyplot():  # type: ignore[no-untyped-def]
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'micrograd-plus[plot]'") from None
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: str) -> None:  # type: ignore[no-untyped-def]
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    atomic_write(path, buf.getvalue())  # an interrupted run never leaves half a picture
+
+
+def decision_boundary(
+    clf: Classifier,
+    X: Sequence[Sequence[float]],
+    y: Sequence[int],
+    path: str,
+    title: str = "",
+    X_test: Sequence[Sequence[float]] = (),
+    y_test: Sequence[int] = (),
+    resolution: int = 150,
+) -> None:
+    """Colour the plane by predicted class and draw the points (test points hollow)."""
+    plt = _pyplot()
+    pts = [*X, *X_test]
+    x0s, x1s = [p[0] for p in pts], [p[1] for p in pts]
+    lo0, hi0 = min(x0s) - 0.5, max(x0s) + 0.5
+    lo1, hi1 = min(x1s) - 0.5, max(x1s) + 0.5
+    g0 = [lo0 + (hi0 - lo0) * i / (resolution - 1) for i in range(resolution)]
+    g1 = [lo1 + (hi1 - lo1) * j / (resolution - 1) for j in range(resolution)]
+    grid = [[a, b] for b in g1 for a in g0]
+    pred = clf.predict(grid)
+    Z = [pred[j * resolution : (j + 1) * resolution] for j in range(resolution)]
+    fig, ax = plt.subplots(figsize=(6, 5))
+    ax.contourf(
+        g0, g1, Z, levels=[k - 0.5 for k in range(clf.classes + 1)], cmap="Spectral", alpha=0.7
+    )
+    ax.scatter(
+        x0s[: len(X)],
+        x1s[: len(X)],
+        c=list(y),
+        cmap="Spectral",
+        edgecolors="k",
+        s=28,
+        label="train",
+    )
+    if X_test:
+        ax.scatter(
+            x0s[len(X) :],
+            x1s[len(X) :],
+            c=list(y_test),
+            cmap="Spectral",
+            edgecolors="k",
+            marker="s",
+            s=28,
+            label="test",
+        )
+        ax.legend(loc="upper right")
+    ax.set_xlim(lo0, hi0)
+    ax.set_ylim(lo1, hi1)
+    ax.set_title(title)
+    _save(fig, path)
+    plt.close(fig)
+
+
+def loss_curve(history: Sequence[tuple[float, float]], path: str) -> None:
+    """Loss (log scale) and training accuracy against the step."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    steps = range(1, len(history) + 1)
+    ax.plot(steps, [h[0] for h in history], color="tab:blue")
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss", color="tab:blue")
+    acc = ax.twinx()
+    acc.plot(steps, [h[1] for h in history], color="tab:orange")
+    acc.set_ylabel("train accuracy", color="tab:orange")
+    acc.set_ylim(0, 1.02)
+    _save(fig, path)
+    plt.close(fig)
