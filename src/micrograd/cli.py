@@ -49,8 +49,9 @@ def _positive(kind: type) -> Any:
 SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
 
 
-def run_training(args: argparse.Namespace, out: Any = sys.stdout) -> dict[str, float]:
+def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     """Train as the arguments say, print accuracies, write the model (and plots) into args.out."""
+    out = out or sys.stdout
     from micrograd.data import DATASETS, split
     from micrograd.io import save
     from micrograd.nn import MLP

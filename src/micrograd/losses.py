@@ -13,7 +13,7 @@ from micrograd.engine import Value
 Scalar = Union[Value, float]
 
 
-def _pairs(preds: Sequence[Scalar], targets: Sequence[Scalar], name: str) -> int:
+def _pairs(preds: Sequence[object], targets: Sequence[object], name: str) -> int:
     if len(preds) != len(targets) or not preds:
         raise ValueError(
             f"{name}: need as many targets as predictions, and at least one; got {len(preds)} and {len(targets)}"

@@ -64,7 +64,7 @@ class Classifier:
     def _program(self, key: str, build: Callable[[], Compiled]) -> Compiled:
         if key not in self._programs:
             self._programs[key] = build()
-        return self._programs[key]  # type: ignore[no-any-return]
+        return self._programs[key]  # type: ignore[no-any-return,unused-ignore]
 
     def loss_and_grad(self, rows: Sequence[Sequence[float]]) -> float:
         """Mean loss over `rows` plus regularisation; leaves d loss / d p in each parameter's grad."""
@@ -88,21 +88,19 @@ class Classifier:
 
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
         """The model's outputs for each point."""
-        nin, nout = self.model.sizes[0], self.model.sizes[-1]
+        nout = self.model.sizes[-1]
         if self._use_fast() and len(X) > 0:
-            params = self.model.parameters()
-            outs = [
-                self._program(
-                    f"out{k}", lambda k=k: trace(lambda *x: self._output(x, k), params, nin)
-                )(np.asarray(X))
-                for k in range(nout)
-            ]
-            return np.stack(outs, axis=1).tolist()  # type: ignore[no-any-return]
+            outs = [self._output_program(k)(np.asarray(X)) for k in range(nout)]
+            return np.stack(outs, axis=1).tolist()  # type: ignore[no-any-return,unused-ignore]
         result = []
         for x in X:
             out = self.model(list(x))
             result.append([out.data] if isinstance(out, Value) else [o.data for o in out])
         return result
+
+    def _output_program(self, k: int) -> Compiled:
+        params, nin = self.model.parameters(), self.model.sizes[0]
+        return self._program(f"out{k}", lambda: trace(lambda *x: self._output(x, k), params, nin))
 
     def _output(self, x: Sequence[Value], k: int) -> Value:
         out = self.model(list(x))

@@ -318,7 +318,7 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return Value(node.value)
+            return Value(float(node.value))  # type: ignore[arg-type]
         if isinstance(node, ast.Name):
             if node.id not in leaves:
                 raise ExpressionError(
@@ -332,7 +332,7 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             and len(node.args) == 1
             and not node.keywords
         ):
-            return getattr(ev(node.args[0]), node.func.id)()  # type: ignore[no-any-return]
+            return getattr(ev(node.args[0]), node.func.id)()  # type: ignore[no-any-return,unused-ignore]
         if isinstance(node, ast.Call):
             raise ExpressionError(
                 f"only these functions can be called, with one argument: {', '.join(FUNCTIONS)}"
@@ -345,7 +345,7 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
         out = ev(tree.body)
     except RecursionError:
         raise ExpressionError("expression nested too deeply") from None
-    except (ArithmeticError, TypeError) as e:
+    except (ArithmeticError, TypeError, ValueError) as e:
         raise ExpressionError(f"cannot evaluate: {e}") from None
     if not out.label:
         out.label = "out"

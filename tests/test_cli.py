@@ -1,0 +1,100 @@
+"""The micrograd command, run for real in a temporary folder."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from micrograd.cli import main
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_demo_writes_valid_files_and_prints_accuracies(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["demo", "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    train = [line for line in printed if line.startswith("train accuracy: ")]
+    test = [line for line in printed if line.startswith("test accuracy: ")]
+    assert len(train) == len(test) == 1
+    assert float(test[0].split(": ")[1]) >= 0.95
+    for name in ("decision_boundary.png", "loss.png"):
+        assert (out / name).read_bytes().startswith(PNG)
+    doc = json.loads((out / "model.json").read_text())
+    assert doc["architecture"]["sizes"] == [2, 16, 16, 1]
+    assert sorted(os.listdir(out)) == ["decision_boundary.png", "loss.png", "model.json"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--data", "spiral", "--optimizer", "adam", "--hidden", "16,16", "--steps", "30"],
+        [
+            "--data",
+            "xor",
+            "--activation",
+            "tanh",
+            "--batch-size",
+            "20",
+            "--steps",
+            "20",
+            "--momentum",
+            "0.9",
+        ],
+        [
+            "--data",
+            "yinyang",
+            "--optimizer",
+            "adam",
+            "--lr",
+            "0.01",
+            "--steps",
+            "5",
+            "--hidden",
+            "8",
+        ],
+    ],
+)
+def test_train_variants(tmp_path, capsys, args):
+    assert main(["train", *args, "--out", str(tmp_path), "--no-plot", "--quiet"]) == 0
+    assert "test accuracy: " in capsys.readouterr().out
+    assert os.listdir(tmp_path) == ["model.json"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["train", "--steps", "0"],
+        ["train", "--steps", "x"],
+        ["train", "--hidden", "16,,2"],
+        ["train", "--data", "mnist"],
+        ["train", "--lr", "-1"],
+        ["nonsense"],
+        ["demo", "--bogus"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys, args):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("micrograd: error: ") and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_help_is_useful(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    assert e.value.code == 0
+    text = capsys.readouterr().out
+    for command in ("demo", "train", "graph", "explain"):
+        assert command in text
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    assert "--batch-size" in capsys.readouterr().out
+
+
+def test_console_script_is_installed():
+    exe = os.path.join(os.path.dirname(sys.executable), "micrograd")
+    result = subprocess.run([exe, "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("micrograd ")

@@ -1,0 +1,207 @@
+"""Drawings and the step-by-step trace: DOT rendered by the real `dot`, Mermaid's structure, the
+seed chapter's numbers, and hostile expressions on the command line."""
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from micrograd import Value
+from micrograd.cli import main
+from micrograd.viz import backward_sequence, draw_dot, explain, parse_expression, to_dot, to_mermaid
+
+DOT = shutil.which("dot")
+needs_dot = pytest.mark.skipif(
+    DOT is None and not os.environ.get("CI"),
+    reason="Graphviz's dot is not installed (CI installs it)",
+)
+
+
+def seed_example():
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    L = a * b + c
+    L.label = "L"
+    return a, b, c, L
+
+
+def test_dot_is_deterministic_and_ordered():
+    a, b, c, L = seed_example()
+    L.backward()
+    text = to_dot(L, params=[c])
+    assert text == to_dot(L, params=[c])
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines[0] == "digraph micrograd {"
+    assert (
+        'v0 [shape=record, label="{ a | data 2 | grad -3 }", style=filled, fillcolor="#dbeafe"];'
+        in lines
+    )
+    assert any(line.startswith("v3 ") and "#fde68a" in line for line in lines)  # c: a parameter
+    assert any(line.startswith("v4 ") and "bold" in line for line in lines)  # the output
+    edges = [line.strip() for line in lines if "->" in line]
+    assert edges.index("v0 -> v2op;") < edges.index("v1 -> v2op;")  # operand order
+    p = Value(2.0) ** Value(3.0)
+    assert "v0 -> v2op [label=0];" in to_dot(p) and "v1 -> v2op [label=1];" in to_dot(p)
+
+
+def test_dot_escapes_labels():
+    x = Value(1.0, label='a{b}|"c"<d>')
+    assert r"a\{b\}|\"c\"\<d\>" in to_dot(x * 2)
+
+
+@needs_dot
+def test_dot_renders_with_graphviz():
+    a, b, c, L = seed_example()
+    L.backward()
+    x = (a * b).tanh() + (a**2).relu() - b.exp() / c
+    for text in (to_dot(L), to_dot(x, rankdir="TB")):
+        svg = subprocess.run(
+            [DOT, "-Tsvg"], input=text.encode(), capture_output=True, check=True
+        ).stdout
+        assert svg.lstrip().startswith(b"<?xml") and b"<svg" in svg
+
+
+def test_draw_dot_is_a_graphviz_object():
+    pytest.importorskip("graphviz")
+    a, b, c, L = seed_example()
+    g = draw_dot(L, format="svg", rankdir="LR")
+    assert g.format == "svg" and g.source == to_dot(L)
+
+
+def test_mermaid_flowchart_structure():
+    a, b, c, L = seed_example()
+    L.backward()
+    lines = to_mermaid(L).splitlines()
+    assert lines[0] == "flowchart LR"
+    assert sum('["' in line for line in lines) == 5  # one box per Value
+    assert sum('(("' in line for line in lines) == 2  # one node per op
+    assert sum("-->" in line for line in lines) == 6
+    assert '    v4["L | data 4 | grad 1"]:::output' in lines
+
+
+def test_backward_sequence_matches_the_seed_diagram():
+    a, b, c, L = seed_example()
+    text = backward_sequence(L)
+    assert text.startswith("sequenceDiagram\n")
+    assert "topological order → [a, b, (a*b), c, L]" in text
+    assert "L.grad = 1" in text
+    for line in [
+        "(a*b).grad += 1 * 1 = 1",
+        "c.grad += 1 * 1 = 1",
+        "a.grad += -3 * 1 = -3",
+        "b.grad += 2 * 1 = 2",
+    ]:
+        assert line in text
+    assert text.index("a.grad +=") > text.index("(a*b)._backward()") > text.index("L._backward()")
+
+
+def test_explain_seed_example_numbers():
+    a, b, c, L = seed_example()
+    ex = explain(L)
+    assert ex.order == ["a", "b", "(a*b)", "c", "L"]
+    assert [s.node for s in ex.steps] == ["L", "(a*b)"]
+    assert [(k.input, k.local, k.added) for k in ex.steps[1].contributions] == [
+        ("a", -3.0, -3.0),
+        ("b", 2.0, 2.0),
+    ]
+    assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)  # explain ran backward
+
+
+def test_explain_shared_nodes_accumulate_to_25():
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    c = a + b
+    d = a * b
+    c.label, d.label = "c", "d"
+    e, g = c + d, c * d
+    e.label, g.label = "e", "g"
+    f = e + g
+    f.label = "f"
+    ex = explain(f)
+    text = str(ex)
+    assert a.grad == 25.0
+    adds = [k for s in ex.steps for k in s.contributions if k.input == "a"]
+    # d = a*b is visited before c = a+b (reverse topological order): 6 * 3 first, then 1 + 6
+    assert [k.added for k in adds] == [18.0, 7.0] and adds[-1].total == 25.0 and adds[-1].repeated
+    assert "+=: a is used more than once" in text and "-> 25" in text
+
+
+def test_large_graphs_are_refused_with_a_clear_message():
+    x = Value(1.0)
+    y = x
+    for _ in range(1000):
+        y = y + x
+    with pytest.raises(ValueError, match="1001 Values, more than max_nodes=500"):
+        to_dot(y)
+    assert to_dot(y, max_nodes=None).count("->") == 3000
+
+
+def test_expression_language():
+    out = parse_expression("relu(a*b) + tanh(x) - 2**a / -c", {"a": 2, "b": 3, "x": 0.0, "c": 4})
+    assert out.data == pytest.approx(6 + 0 + 4 / 4)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "__import__('os').system('echo hacked')",
+        "a.__class__",
+        "open('/etc/passwd')",
+        "[a, b]",
+        "lambda: 1",
+        "a if b else c",
+        "(1).__class__.__bases__",
+        "'text'",
+        "a[0]",
+        "exec('1')",
+        "relu(a, b)",
+        "relu(x=a)",
+        "a @ b",
+        "a // b",
+        "not a",
+        "a < b",
+        "True",
+        "undefined_name + 1",
+        "(" * 300 + "a" + ")" * 300,
+        "a +",
+        "x" * 3000,
+        "2 ** 10000.0",
+        "1 / 0",
+        "log(-a)",
+    ],
+)
+def test_hostile_expressions_are_refused(capsys, expr):
+    for command in ("graph", "explain"):
+        assert main([command, expr, "--set", "a=2", "--set", "b=3", "--set", "c=1"]) == 2
+        err = capsys.readouterr().err
+        assert (
+            err.startswith("micrograd: error: ") and "Traceback" not in err and "hacked" not in err
+        )
+
+
+def test_bad_set_syntax(capsys):
+    assert main(["explain", "a", "--set", "a"]) == 2
+    assert main(["explain", "a", "--set", "a=x"]) == 2
+
+
+def test_graph_command_formats(tmp_path, capsys, monkeypatch):
+    args = ["a*b + c", "--set", "a=2", "--set", "b=-3", "--set", "c=10"]
+    assert main(["graph", *args, "--format", "dot"]) == 0
+    assert capsys.readouterr().out.startswith("digraph micrograd {")
+    assert main(["graph", *args, "--format", "mermaid", "-o", str(tmp_path / "g.mmd")]) == 0
+    assert (tmp_path / "g.mmd").read_text().startswith("flowchart LR")
+    if DOT or os.environ.get("CI"):
+        assert main(["graph", *args, "-o", str(tmp_path / "g.svg")]) == 0
+        assert b"<svg" in (tmp_path / "g.svg").read_bytes()
+        assert main(["graph", *args, "--format", "png", "-o", str(tmp_path / "g.png")]) == 0
+        assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert main(["graph", *args, "--format", "svg"]) == 1
+    err = capsys.readouterr().err
+    assert "apt-get install graphviz" in err and "--format dot" in err
+    assert main(["graph", *args, "--format", "mermaid"]) == 0
+
+
+def test_explain_command(capsys):
+    assert main(["explain", "a*b + c", "--set", "a=2", "--set", "b=-3", "--set", "c=10"]) == 0
+    text = capsys.readouterr().out
+    assert "[a, b, (a*b), c, out]" in text and "a.grad += -3 * 1 = -3" in text
