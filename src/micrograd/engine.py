@@ -129,44 +129,63 @@ OPS = _OpTable(
 class _Mode(threading.local):
     """Switches that `no_grad()` and `detect_anomaly()` flip, one set per thread (as in PyTorch)."""
 
-    plain = True  # the common case, checked once per op: record the graph, check nothing
     grad = True
     anomaly: dict[int, tuple[Value, str]] | None = None  # id -> (Value, where it was made)
     tracing = False  # set by micrograd.fast while it records a function
 
 
 _mode = _Mode()
+# Every op would read the thread-local switches (~0.1 us, 10% of an op). Instead ops read this plain
+# global, True while no thread at all is inside no_grad(), detect_anomaly() or a trace, and only
+# otherwise look at their own thread's switches.
+_plain = True
+_switched_threads = 0
+_switch_lock = threading.Lock()
+
+
+@contextmanager
+def _switched(**switches: Any) -> Iterator[None]:
+    """Set this thread's mode switches for the block (see _Mode), and restore them after."""
+    global _plain, _switched_threads
+    before = {name: getattr(_mode, name) for name in switches}
+    with _switch_lock:
+        _switched_threads += 1
+        _plain = False
+    for name, value in switches.items():
+        setattr(_mode, name, value)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            setattr(_mode, name, value)
+        with _switch_lock:
+            _switched_threads -= 1
+            _plain = _switched_threads == 0
+
+
+def _thread_plain() -> bool:
+    return _mode.grad and _mode.anomaly is None and not _mode.tracing
+
+
+def no_grad() -> Any:
+    """A context manager: inside it, ops record no graph (their results are leaves), as
+    torch.no_grad()."""
+    return _switched(grad=False)
+
 
 # Garbage collection. A Value holds no reference cycle (no closure points back at it), so reference
 # counting frees a graph as soon as it is dropped and the cyclic collector never finds garbage in
 # one. But CPython 3.11 still runs a full collection, which walks every object in the process,
-# each time the survivors of the young generations have grown by 25%: a training step that builds
-# a 65,000-Value graph paid for about one per step, measured at 60-70% of the step's time.
-# Full collections are made 10x rarer; young ones are unchanged. MICROGRAD_GC=default opts out,
-# and a program that set its own thresholds is left alone.
+# whenever the survivors of the young generations have grown by 25%: a training step that builds a
+# 65,000-Value graph paid for about one per step, measured at 60-70% of the step's time. Full
+# collections are made 10x rarer here; young ones are unchanged, so cyclic garbage is still found.
+# MICROGRAD_GC=default opts out, and a program that set its own thresholds is left alone.
 if os.environ.get("MICROGRAD_GC") != "default" and gc.get_threshold() == (700, 10, 10):
     gc.set_threshold(700, 10, 100)
 
 
-def _refresh_plain() -> None:
-    _mode.plain = _mode.grad and _mode.anomaly is None and not _mode.tracing
-
-
-@contextmanager
-def no_grad() -> Iterator[None]:
-    """Within this block, ops record no graph: their results are leaves, as under torch.no_grad()."""
-    before = _mode.grad
-    _mode.grad = False
-    _refresh_plain()
-    try:
-        yield
-    finally:
-        _mode.grad = before
-        _refresh_plain()
-
-
 def _as_float(x: object, op: str) -> float:
-    if isinstance(x, numbers.Real):
+    if type(x) is float or type(x) is int or isinstance(x, numbers.Real):  # the ABC check is slow
         return float(x)
     wanted = "a real number" if op == "Value()" else "a real number or a Value"
     raise TypeError(f"{op}: expected {wanted}, got {x!r} of type {type(x).__name__}")
@@ -184,7 +203,8 @@ class Value:
     ) -> None:
         self.data: float = data if type(data) is float else _as_float(data, "Value()")
         self.grad: Any = 0.0  # a float, or a Value after backward(create_graph=True)
-        self._prev: tuple[Value, ...] = tuple(_children)  # a tuple, in operand order: deterministic
+        # A tuple in operand order (the original's set made the order, and the grads, vary by run).
+        self._prev = _children if type(_children) is tuple else tuple(_children)
         self._op = _op
         self._user_backward: Callable[[], None] | None = None
         self.label = label
@@ -205,14 +225,14 @@ class Value:
             other = _const(other, "+")
         # + and * are most of any graph, so they skip the generic _apply() and compute their
         # rule's forward inline (the same math as OPS["+"].forward): it halves the time per op.
-        if _mode.plain:
+        if _plain:
             return Value(self.data + other.data, (self, other), "+")
         return _apply("+", self, other)
 
     def __mul__(self, other: Operand) -> Value:
         if not isinstance(other, Value):
             other = _const(other, "*")
-        if _mode.plain:
+        if _plain:
             return Value(self.data * other.data, (self, other), "*")
         return _apply("*", self, other)
 
@@ -342,13 +362,16 @@ def _read(x: Operand) -> float:
 
 def _apply(name: str, *inputs: Value) -> Value:
     """Run op `name` forward on the inputs' data and return its output Value, linked to them."""
-    rule = OPS[name]
+    forward = OPS[name].forward
     try:
-        data = rule.forward(FloatMath, *[v.data for v in inputs])
+        if len(inputs) == 1:
+            data = forward(FloatMath, inputs[0].data)
+        else:
+            data = forward(FloatMath, *[v.data for v in inputs])
     except (ArithmeticError, ValueError) as e:
         args = ", ".join(repr(v.data) for v in inputs)
         raise type(e)(f"op {name!r} on ({args}): {e}") from None
-    if _mode.plain:
+    if _plain or _thread_plain():
         return Value(data, inputs, name)
     return _apply_in_mode(name, data, inputs)
 
@@ -444,17 +467,10 @@ class ValueMath:
 
 
 # ---------------------------------------------------------------------------- anomaly detection
-@contextmanager
-def detect_anomaly() -> Iterator[None]:
-    """Raise FloatingPointError at the first op that makes a NaN or inf, forward or backward."""
-    before = _mode.anomaly
-    _mode.anomaly = {} if before is None else before
-    _refresh_plain()
-    try:
-        yield
-    finally:
-        _mode.anomaly = before
-        _refresh_plain()
+def detect_anomaly() -> Any:
+    """A context manager: inside it, raise FloatingPointError at the first op that makes a NaN or
+    an inf, forward or backward, naming the op, its inputs and where the Value was made."""
+    return _switched(anomaly=_mode.anomaly if _mode.anomaly is not None else {})
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -1,0 +1,215 @@
+"""Benchmark: the workload W on every engine, interleaved in one run, with a correctness check.
+
+    python3 tasks.py bench                      # sets up both environments, then runs this
+    python benchmarks/bench.py --original-python .bench-venv/bin/python --json results.json
+
+W: two moons (100 points, noise 0.1, labels -1/+1), MLP(2, [16, 16, 1]), mean hinge loss
++ 1e-4 * L2, one SGD step = forward on all 100 points + backward + update. Each engine runs in its
+own process (the original micrograd also imports as `micrograd`); rounds alternate between engines
+so that the machine's noise falls on all of them alike. Reported: median and min-max seconds per
+step, ratios, bytes per Value, a 1,000,000-node chain, and how the cost grows with the width.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKER = os.path.join(HERE, "worker.py")
+
+
+class Worker:
+    """One engine in its own process, driven line by line."""
+
+    def __init__(self, name, python, engine, setup, env=None):
+        self.name = name
+        self.proc = subprocess.Popen(
+            [os.path.abspath(python), WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **(env or {})},
+            cwd=HERE,
+        )
+        self.first = self.ask({**setup, "engine": engine})
+        self.times: list[float] = []
+
+    def ask(self, msg):
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(
+                f"engine {self.name!r} died; run benchmarks/worker.py by hand to see why"
+            )
+        return json.loads(line)
+
+    def run(self, steps):
+        self.times += self.ask({"steps": steps})["times"]
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def workload(hidden):
+    from micrograd.data import moons
+    from micrograd.nn import MLP
+
+    X, labels = moons(100, noise=0.1, seed=0)
+    random.seed(1337)
+    weights = [p.data for p in MLP(2, [*hidden, 1]).parameters()]
+    return {
+        "X": X,
+        "y": [2.0 * c - 1.0 for c in labels],
+        "weights": weights,
+        "hidden": list(hidden),
+    }
+
+
+def rel_error(a, b):
+    scale = max(abs(x) for x in b)
+    return max(abs(x - y) for x, y in zip(a, b)) / scale
+
+
+def summary(times):
+    return {
+        "median": statistics.median(times),
+        "min": min(times),
+        "max": max(times),
+        "n": len(times),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--original-python", help="a Python with micrograd==0.1.0 installed (the original)"
+    )
+    ap.add_argument(
+        "--rounds", type=int, default=5, help="interleaved rounds (default: %(default)s)"
+    )
+    ap.add_argument("--widths", default="8,16,32,64", help="hidden widths for the scaling table")
+    ap.add_argument("--json", help="also write the results to this file")
+    args = ap.parse_args(argv)
+
+    setup = workload([16, 16])
+    engines = [
+        ("this eager engine", sys.executable, "eager", None),
+        ("this fast path", sys.executable, "fast", None),
+    ]
+    if args.original_python:
+        engines += [
+            ("micrograd 0.1.0", args.original_python, "original", None),
+            (
+                "micrograd 0.1.0, GC as ours",
+                args.original_python,
+                "original",
+                {"BENCH_GC": "tuned"},
+            ),
+        ]
+    for name, module, engine in [
+        ("PyTorch float64 batched", "torch", "torch"),
+        ("HIPS autograd", "autograd", "autograd"),
+    ]:
+        if importlib.util.find_spec(module):
+            engines.append((name, sys.executable, engine, None))
+    print(f"starting {len(engines)} engines ...", file=sys.stderr)
+    workers = [Worker(name, py, engine, setup, env) for name, py, engine, env in engines]
+    ref = workers[0].first
+    print(
+        f"W: {ref['values_per_step']} Values per step, eager loss {ref['loss']:.12f}",
+        file=sys.stderr,
+    )
+
+    slow = {"eager", "original"}
+    for r in range(args.rounds):
+        print(f"round {r + 1}/{args.rounds}", file=sys.stderr)
+        for w, (_, _, engine, _) in zip(workers, engines):
+            w.run(2 if engine in slow else 40)
+
+    results = {
+        "workload": {
+            "values_per_step": ref["values_per_step"],
+            "points": 100,
+            "model": "MLP(2, [16, 16, 1])",
+        },
+        "engines": {},
+    }
+    base = next((w for w in workers if w.name == "micrograd 0.1.0"), None)
+    torch_w = next((w for w in workers if w.name.startswith("PyTorch")), None)
+    print(
+        f"\n{'engine':30} {'s/step median':>14} {'min':>10} {'max':>10} {'vs 0.1.0':>9} {'vs torch':>9} {'loss err':>9} {'grad err':>9}"
+    )
+    for w in workers:
+        s = summary(w.times)
+        row = {
+            **s,
+            "loss_rel_error": abs(w.first["loss"] - ref["loss"]) / abs(ref["loss"]),
+            "grad_rel_error": rel_error(w.first["grads"], ref["grads"]),
+        }
+        if base:
+            row["speedup_vs_original"] = statistics.median(base.times) / s["median"]
+        if torch_w:
+            row["time_vs_torch"] = s["median"] / statistics.median(torch_w.times)
+        if "bytes_per_value" in w.first:
+            row["bytes_per_value"] = w.first["bytes_per_value"]
+        results["engines"][w.name] = row
+        print(
+            f"{w.name:30} {s['median']:14.6f} {s['min']:10.6f} {s['max']:10.6f} "
+            f"{row.get('speedup_vs_original', float('nan')):8.1f}x {row.get('time_vs_torch', float('nan')):8.2f}x "
+            f"{row['loss_rel_error']:9.1e} {row['grad_rel_error']:9.1e}"
+        )
+    for w in workers:
+        if "bytes_per_value" in w.first:
+            print(
+                f"memory, {w.name}: {w.first['bytes_per_value']:.0f} bytes per Value (tracemalloc, forward of W)"
+            )
+    chain = workers[0].ask({"chain": 1_000_000})
+    results["chain_1M_seconds"] = chain["seconds"]
+    print(
+        f"1,000,000-node chain, forward + backward, this eager engine: {chain['seconds']:.2f} s (grad {chain['grad']:.0f})"
+    )
+    for w in workers:
+        w.close()
+
+    widths = [int(x) for x in args.widths.split(",") if x]
+    results["scaling"] = {}
+    print(
+        f"\n{'width':>6} {'Values/step':>12} {'eager s/step':>13} {'fast s/step':>12} {'eager/fast':>11}"
+    )
+    for width in widths:
+        setup_w = workload([width, width])
+        pair = [
+            Worker("eager", sys.executable, "eager", setup_w),
+            Worker("fast", sys.executable, "fast", setup_w),
+        ]
+        for _ in range(max(2, args.rounds // 2)):
+            pair[0].run(1)
+            pair[1].run(20)
+        e, f = statistics.median(pair[0].times), statistics.median(pair[1].times)
+        results["scaling"][width] = {
+            "values_per_step": pair[0].first["values_per_step"],
+            "eager": e,
+            "fast": f,
+        }
+        print(
+            f"{width:6d} {pair[0].first['values_per_step']:12d} {e:13.4f} {f:12.6f} {e / f:10.0f}x"
+        )
+        for w in pair:
+            w.close()
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
