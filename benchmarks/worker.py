@@ -52,7 +52,7 @@ class Eager:
         scores = list(map(model, inputs))
         losses = [(1 + -yi * scorei).relu() for yi, scorei in zip(self.y, scores)]
         data_loss = sum(losses) * (1.0 / len(losses))
-        reg_loss = ALPHA * sum((p * p for p in model.parameters()))
+        reg_loss = ALPHA * sum(p * p for p in model.parameters())
         return data_loss + reg_loss
 
     def first(self):

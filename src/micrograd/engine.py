@@ -68,7 +68,11 @@ class FloatMath:
             return 0.0
         if a == 0 and b < 1:
             return math.inf * b  # b * 0**(b-1), where 0**(negative) is inf
-        return b * FloatMath.pow(a, b - 1)
+        try:
+            return b * FloatMath.pow(a, b - 1)
+        except OverflowError:  # a backward pass gives inf, as PyTorch, rather than stopping
+            odd = float(b - 1).is_integer() and int(b - 1) % 2 == 1
+            return b * math.copysign(math.inf, a if odd else 1.0)
 
     @staticmethod
     def pow_grad_exponent(out: float, a: float, b: float) -> float:
@@ -108,6 +112,8 @@ OPS = _OpTable(
         # name:     forward(m, inputs...)        local derivatives(m, out, inputs...)
         "+": Rule(lambda m, a, b: a + b, lambda m, out, a, b: (1.0, 1.0)),
         "*": Rule(lambda m, a, b: a * b, lambda m, out, a, b: (b, a)),
+        # d(a/b)/da = 1/b, d(a/b)/db = -a/b**2, written -out/b: no b**2 to overflow or underflow
+        "/": Rule(lambda m, a, b: a / b, lambda m, out, a, b: (1.0 / b, -out / b)),
         # a ** b with b a Value: d/da = b * a**(b-1), d/db = a**b * log(a). For a < 0 the
         # d/db is nan, as in PyTorch, since log(a) is not real there.
         "**": Rule(
@@ -236,6 +242,12 @@ class Value:
             return Value(self.data * other.data, (self, other), "*")
         return _apply("*", self, other)
 
+    def __truediv__(self, other: Operand) -> Value:
+        return _apply("/", self, other if isinstance(other, Value) else _const(other, "/"))
+
+    def __rtruediv__(self, other: Operand) -> Value:
+        return _apply("/", _const(other, "/"), self)
+
     def __pow__(self, other: Operand) -> Value:
         """self ** other. For a negative base and a Value exponent, the exponent's grad is nan."""
         if isinstance(other, Value):
@@ -280,12 +292,6 @@ class Value:
 
     def __rmul__(self, other: Operand) -> Value:
         return self * other
-
-    def __truediv__(self, other: Operand) -> Value:
-        return self * (other if isinstance(other, Value) else _const(other, "/")) ** -1
-
-    def __rtruediv__(self, other: Operand) -> Value:
-        return other * self**-1
 
     def __rpow__(self, other: Operand) -> Value:
         return _const(other, "**") ** self
@@ -421,16 +427,23 @@ def topo_order(root: Value) -> list[Value]:
     seen = {root}
     stack = [(root, iter(root._prev))]  # (node, its inputs not visited yet)
     visit, push, finish = seen.add, stack.append, order.append  # bound once: this loop is hot
-    while stack:
-        node, inputs = stack[-1]
-        for v in inputs:
-            if v not in seen:
-                visit(v)
-                push((v, iter(v._prev)))
-                break
-        else:  # every input is in order already: the node goes after them
-            stack.pop()
-            finish(node)
+    try:
+        while stack:
+            node, inputs = stack[-1]
+            for v in inputs:
+                if v not in seen:
+                    visit(v)
+                    push((v, iter(v._prev)))
+                    break
+            else:  # every input is in order already: the node goes after them
+                stack.pop()
+                finish(node)
+    except MemoryError:
+        # Free the traversal now: the traceback would otherwise keep it alive, and with it the
+        # memory the caller needs to recover.
+        n = len(seen)
+        order.clear(), seen.clear(), stack.clear()
+        raise MemoryError(f"out of memory while ordering a graph of more than {n} Values") from None
     return order
 
 

@@ -1,0 +1,116 @@
+"""The graduation path to PyTorch: the same model, or any Value graph, as torch code.
+
+    net = to_torch(model)                    # torch.nn.Sequential, float64, the same weights
+    from_torch(net, model)                   # and back, after training in PyTorch
+    f = to_torch_fn(loss, [x, y])            # any graph as a function of tensors
+
+Needs torch (`pip install micrograd-plus[torch]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from micrograd.engine import OPS, Value, topo_order
+from micrograd.nn import MLP
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise ImportError(
+            "micrograd.export needs PyTorch: pip install 'micrograd-plus[torch]'"
+        ) from None
+    return torch
+
+
+def _activation_module(torch: Any, name: str) -> Any:
+    return {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh, "sigmoid": torch.nn.Sigmoid}[name]()
+
+
+def to_torch(model: MLP) -> Any:
+    """A torch.nn.Sequential (float64) with the MLP's architecture and weights: Linear layers,
+    the model's activation between them. It maps (B, nin) to (B, nout)."""
+    torch = _torch()
+    layers: list[Any] = []
+    for i, layer in enumerate(model.layers):
+        nin, nout = len(layer.neurons[0].w), len(layer.neurons)
+        linear = torch.nn.Linear(nin, nout, dtype=torch.float64)
+        with torch.no_grad():
+            linear.weight.copy_(
+                torch.tensor([[w.data for w in n.w] for n in layer.neurons], dtype=torch.float64)
+            )
+            linear.bias.copy_(torch.tensor([n.b.data for n in layer.neurons], dtype=torch.float64))
+        layers.append(linear)
+        if i < len(model.layers) - 1 and model.activation != "linear":
+            layers.append(_activation_module(torch, model.activation))
+    return torch.nn.Sequential(*layers)
+
+
+def from_torch(module: Any, model: MLP | None = None) -> MLP:
+    """Copy the weights of a torch.nn.Sequential of Linear layers (and activations) into `model`,
+    or into a new MLP of the same shape. Raises ValueError, changing nothing, if they differ."""
+    torch = _torch()
+    linears = [m for m in module if isinstance(m, torch.nn.Linear)]
+    acts = {type(m).__name__.lower() for m in module if not isinstance(m, torch.nn.Linear)}
+    if not linears or len(acts) > 1 or not acts <= {"relu", "tanh", "sigmoid"}:
+        raise ValueError(
+            f"from_torch: expected Linear layers with one kind of activation, got {module!r}"
+        )
+    activation = acts.pop() if acts else "linear"
+    sizes = [linears[0].in_features] + [m.out_features for m in linears]
+    if model is None:
+        model = MLP(sizes[0], sizes[1:], activation=activation)
+    if model.sizes != sizes or (len(linears) > 1 and model.activation != activation):
+        raise ValueError(f"from_torch: {module!r} does not fit {model!r}")
+    state = {}
+    for i, linear in enumerate(linears):
+        weight, bias = (
+            linear.weight.detach().double().tolist(),
+            linear.bias.detach().double().tolist(),
+        )
+        for j, (row, b) in enumerate(zip(weight, bias)):
+            state.update({f"layers.{i}.neurons.{j}.w.{k}": w for k, w in enumerate(row)})
+            state[f"layers.{i}.neurons.{j}.b"] = b
+    model.load_state_dict(state)
+    return model
+
+
+class TorchMath:
+    """The elementary functions on torch tensors, so OPS's rules run on them."""
+
+    def __init__(self, torch: Any) -> None:
+        self.exp, self.log, self.tanh = torch.exp, torch.log, torch.tanh
+        self.sigmoid, self.relu, self.pow = torch.sigmoid, torch.relu, torch.pow
+
+
+def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
+    """A function of tensors, one per Value in `inputs`, that computes `root` with torch ops (the
+    rules of micrograd.engine.OPS); every other leaf is a constant. torch.autograd then gives the
+    gradients to check a hand-built graph against."""
+    torch = _torch()
+    order = topo_order(root)
+    for v in order:
+        if v._prev and v._user_backward is not None:
+            raise ValueError(
+                f"to_torch_fn: op {v._op!r} is a hand-written closure with no rule in OPS"
+            )
+    slots = {v: i for i, v in enumerate(inputs)}
+    m = TorchMath(torch)
+
+    def fn(*tensors: Any) -> Any:
+        if len(tensors) != len(slots):
+            raise TypeError(f"expected {len(slots)} tensors, got {len(tensors)}")
+        val: dict[Value, Any] = {}
+        for v in order:
+            if v in slots:
+                val[v] = tensors[slots[v]]
+            elif not v._prev:
+                val[v] = torch.tensor(v.data, dtype=torch.float64)
+            else:
+                val[v] = OPS[v._op].forward(m, *(val[p] for p in v._prev))
+        return val[root]
+
+    return fn

@@ -1,0 +1,75 @@
+"""Export to PyTorch and back: same outputs and gradients to 1e-12."""
+
+import random
+
+import pytest
+
+from micrograd import Value
+from micrograd.export import from_torch, to_torch, to_torch_fn
+from micrograd.nn import MLP
+from programs import near_kink, programs, run
+
+torch = pytest.importorskip("torch")
+from hypothesis import assume, given, settings  # noqa: E402
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid", "linear"])
+def test_to_torch_same_outputs_and_gradients(activation):
+    random.seed(11)
+    model = MLP(3, [5, 4, 2], activation=activation)
+    net = to_torch(model)
+    X = [[random.uniform(-2, 2) for _ in range(3)] for _ in range(6)]
+    out = net(torch.tensor(X, dtype=torch.float64))
+    loss_t = (out[:, 0] * out[:, 1].tanh()).sum()
+    loss_t.backward()
+    model.zero_grad()
+    rows = [model(x) for x in X]
+    loss = sum(r[0] * r[1].tanh() for r in rows)
+    loss.backward()
+    for row, trow in zip(rows, out.tolist()):
+        assert [v.data for v in row] == pytest.approx(trow, rel=1e-12, abs=1e-14)
+    tgrads = []
+    for lin in [m for m in net if isinstance(m, torch.nn.Linear)]:
+        for wrow, b in zip(lin.weight.grad.tolist(), lin.bias.grad.tolist()):
+            tgrads += [*wrow, b]
+    assert [p.grad for p in model.parameters()] == pytest.approx(tgrads, rel=1e-12, abs=1e-14)
+
+
+def test_from_torch_round_trip():
+    model = MLP(2, [3, 1], activation="tanh")
+    net = to_torch(model)
+    with torch.no_grad():
+        for p in net.parameters():
+            p.mul_(2.0)
+    back = from_torch(net)
+    assert [p.data for p in back.parameters()] == pytest.approx(
+        [2 * p.data for p in model.parameters()]
+    )
+    from_torch(net, model)
+    assert model.state_dict() == back.state_dict()
+
+
+def test_from_torch_refuses_a_different_architecture():
+    model = MLP(2, [3, 1])
+    before = model.state_dict()
+    with pytest.raises(ValueError, match="does not fit"):
+        from_torch(to_torch(MLP(2, [4, 1])), model)
+    assert model.state_dict() == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs())
+def test_to_torch_fn_matches_any_graph(program):
+    xs, steps = program
+    assume(not near_kink(steps, xs))
+    leaves = [Value(x) for x in xs]
+    out = run(steps, leaves)
+    out.backward()
+    fn = to_torch_fn(out, leaves)
+    ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]
+    tout = fn(*ts)
+    tout.backward()
+    assert tout.item() == pytest.approx(out.data, rel=1e-12, abs=1e-12)
+    for v, t in zip(leaves, ts):
+        g = 0.0 if t.grad is None else t.grad.item()
+        assert g == pytest.approx(v.grad, rel=1e-10, abs=1e-10)
