@@ -442,7 +442,9 @@ def topo_order(root: Value) -> list[Value]:
         # Free the traversal now: the traceback would otherwise keep it alive, and with it the
         # memory the caller needs to recover.
         n = len(seen)
-        order.clear(), seen.clear(), stack.clear()
+        order.clear()
+        seen.clear()
+        stack.clear()
         raise MemoryError(f"out of memory while ordering a graph of more than {n} Values") from None
     return order
 
