@@ -48,29 +48,15 @@ def decision_boundary(
     pred = clf.predict(grid)
     Z = [pred[j * resolution : (j + 1) * resolution] for j in range(resolution)]
     fig, ax = plt.subplots(figsize=(6, 5))
-    ax.contourf(
-        g0, g1, Z, levels=[k - 0.5 for k in range(clf.classes + 1)], cmap="Spectral", alpha=0.7
-    )
+    colours = {"cmap": "Spectral", "vmin": 0, "vmax": clf.classes - 1}  # one colour per class
+    levels = [k - 0.5 for k in range(clf.classes + 1)]
+    ax.contourf(g0, g1, Z, levels=levels, alpha=0.4, **colours)
     ax.scatter(
-        x0s[: len(X)],
-        x1s[: len(X)],
-        c=list(y),
-        cmap="Spectral",
-        edgecolors="k",
-        s=28,
-        label="train",
+        x0s[: len(X)], x1s[: len(X)], c=list(y), edgecolors="k", s=28, label="train", **colours
     )
     if X_test:
-        ax.scatter(
-            x0s[len(X) :],
-            x1s[len(X) :],
-            c=list(y_test),
-            cmap="Spectral",
-            edgecolors="k",
-            marker="s",
-            s=28,
-            label="test",
-        )
+        test = {"c": list(y_test), "marker": "s", "edgecolors": "k", "s": 28, "label": "test"}
+        ax.scatter(x0s[len(X) :], x1s[len(X) :], **test, **colours)
         ax.legend(loc="upper right")
     ax.set_xlim(lo0, hi0)
     ax.set_ylim(lo1, hi1)
