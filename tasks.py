@@ -50,15 +50,27 @@ def demo(args: list[str]) -> None:
 
 def test(args: list[str]) -> None:
     python = make_venv(VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".[all,torch]", "--group", "test", "--group", "lint")
-    run(python, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "tasks.py")
+    run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "-e",
+        ".[all,torch]",
+        "--group",
+        "test",
+        "--group",
+        "lint",
+    )
+    run(python, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "fuzz", "tasks.py")
     run(python, "-m", "mypy")
     run(python, "-m", "pytest", "-n", "2", *args)
 
 
 def bench(args: list[str]) -> None:
     python = make_venv(VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]")
+    run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]", "--group", "bench")
     original = make_venv(BENCH_VENV)
     run(original, "-m", "pip", "install", "-q", "micrograd==0.1.0")
     run(python, "benchmarks/bench.py", "--original-python", original, *args)

@@ -231,7 +231,58 @@ class Autograd:
         self.params = [p - LR * g for p, g in zip(self.params, grads)]
 
 
-ENGINES = {"eager": Eager, "original": Eager, "fast": Fast, "torch": Torch, "autograd": Autograd}
+class Tinygrad:
+    """tinygrad, batched float64, the whole step compiled once with TinyJit (needs a C compiler)."""
+
+    def __init__(self, X, y, weights, hidden):
+        from tinygrad import Tensor, TinyJit, dtypes
+
+        f64 = dtypes.float64
+        self.X, self.y = Tensor(X, dtype=f64), Tensor(y, dtype=f64)
+        self.params = []
+        for W, b in unflatten(weights, hidden):
+            self.params += [Tensor(W, dtype=f64), Tensor(b, dtype=f64)]
+
+        @TinyJit
+        def step():
+            loss = self.loss()
+            for p, g in zip(self.params, loss.gradient(*self.params)):
+                p.assign(p - LR * g)
+            Tensor.realize(loss, *self.params)
+            return loss
+
+        self.jitted = step
+
+    def loss(self):
+        h = self.X
+        pairs = list(zip(self.params[::2], self.params[1::2]))
+        for i, (W, b) in enumerate(pairs):
+            h = h @ W.T + b
+            if i < len(pairs) - 1:
+                h = h.relu()
+        data_loss = (1 - self.y * h[:, 0]).relu().mean()
+        reg = self.params[0].square().sum()
+        for p in self.params[1:]:
+            reg = reg + p.square().sum()
+        return data_loss + ALPHA * reg
+
+    def first(self):
+        loss = self.loss()
+        grads = [g.numpy().tolist() for g in loss.gradient(*self.params)]
+        return {"loss": float(loss.numpy()), "grads": flatten(list(zip(grads[::2], grads[1::2])))}
+
+    def step(self):
+        self.jitted().numpy()  # wait for the result, as the other engines do
+
+
+ENGINES = {
+    "eager": Eager,
+    "original": Eager,
+    "fast": Fast,
+    "torch": Torch,
+    "autograd": Autograd,
+    "tinygrad": Tinygrad,
+}
 
 
 def main():

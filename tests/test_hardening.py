@@ -184,3 +184,23 @@ def test_ten_million_nodes_work():
         y = y + x
     y.backward()
     assert x.grad == 10_000_001.0
+
+
+def test_atheris_fuzzer_finds_nothing():
+    pytest.importorskip("atheris")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "fuzz/fuzz_expressions.py",
+            "-runs=20000",
+            "-seed=7",
+            "-dict=fuzz/expressions.dict",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Done 20000 runs" in result.stderr

@@ -33,7 +33,7 @@ def test_dot_is_deterministic_and_ordered():
     lines = [line.strip() for line in text.splitlines()]
     assert lines[0] == "digraph micrograd {"
     assert (
-        'v0 [shape=record, label="{ a | data 2 | grad -3 }", style=filled, fillcolor="#dbeafe"];'
+        'v0 [shape="record", label="{ a | data 2 | grad -3 }", style="filled", fillcolor="#dbeafe"];'
         in lines
     )
     assert any(line.startswith("v3 ") and "#fde68a" in line for line in lines)  # c: a parameter
@@ -61,11 +61,16 @@ def test_dot_renders_with_graphviz():
         assert svg.lstrip().startswith(b"<?xml") and b"<svg" in svg
 
 
-def test_draw_dot_is_a_graphviz_object():
-    pytest.importorskip("graphviz")
+def test_draw_dot_is_a_graphviz_digraph():
+    graphviz = pytest.importorskip("graphviz")
     a, b, c, L = seed_example()
-    g = draw_dot(L, format="svg", rankdir="LR")
-    assert g.format == "svg" and g.source == to_dot(L)
+    L.backward()
+    g = draw_dot(L, format="svg", rankdir="TB", params=[c])
+    assert isinstance(g, graphviz.Digraph) and g.format == "svg"
+    assert "rankdir=TB" in g.source and 'label="{ a | data 2 | grad -3 }"' in g.source
+    assert g.source.count("->") == to_dot(L).count("->") == 6
+    if DOT or os.environ.get("CI"):
+        assert b"<svg" in g.pipe()
 
 
 def test_mermaid_flowchart_structure():

@@ -97,18 +97,20 @@ def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Dr
     return d
 
 
-_DOT_STYLE = {
-    "leaf": 'style=filled, fillcolor="#dbeafe"',
-    "param": 'style=filled, fillcolor="#fde68a"',
-    "output": 'style="filled,bold", fillcolor="#bbf7d0"',
-    "inner": "",
+# Node attributes by kind: leaves blue, parameters yellow, the output green and bold.
+_DOT_STYLE: dict[str, dict[str, str]] = {
+    "leaf": {"style": "filled", "fillcolor": "#dbeafe"},
+    "param": {"style": "filled", "fillcolor": "#fde68a"},
+    "output": {"style": "filled,bold", "fillcolor": "#bbf7d0"},
+    "inner": {},
 }
 
 
-def _dot_escape(text: str) -> str:
-    for ch in '\\{}<>"':
+def _record(text: str) -> str:
+    """A Graphviz record label: braces and angle brackets are syntax there, so escape them."""
+    for ch in "\\{}<>":
         text = text.replace(ch, "\\" + ch)
-    return text
+    return "{ " + text + " }"
 
 
 def to_dot(
@@ -121,12 +123,17 @@ def to_dot(
     if rankdir not in ("LR", "TB", "RL", "BT"):
         raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r}")
     d = _drawing(root, params, max_nodes)
+
+    def attrs(**kw: str) -> str:
+        return ", ".join(f'{k}="{v.replace(chr(34), chr(92) + chr(34))}"' for k, v in kw.items())
+
     lines = ["digraph micrograd {", f"  rankdir={rankdir};", '  node [fontname="Helvetica"];']
     for ident, text, kind in d.boxes:
-        style = ", " + _DOT_STYLE[kind] if _DOT_STYLE[kind] else ""
-        lines.append(f'  {ident} [shape=record, label="{{ {_dot_escape(text)} }}"{style}];')
+        lines.append(
+            f"  {ident} [{attrs(shape='record', label=_record(text), **_DOT_STYLE[kind])}];"
+        )
     for ident, op in d.ops:
-        lines.append(f'  {ident} [shape=circle, label="{_dot_escape(op)}", width=0.3];')
+        lines.append(f"  {ident} [{attrs(shape='circle', label=op, width='0.3')}];")
     for a, b, label in d.edges:
         lines.append(f"  {a} -> {b}{f' [label={label}]' if label else ''};")
     lines.append("}")
@@ -140,14 +147,25 @@ def draw_dot(
     params: Iterable[Value] = (),
     max_nodes: int | None = MAX_NODES,
 ) -> Any:
-    """A graphviz.Digraph of the graph (Jupyter shows it inline); needs `pip install graphviz`."""
+    """A graphviz.Digraph of the graph, which Jupyter shows inline; needs `pip install graphviz`
+    (and Graphviz's `dot` program to render)."""
     try:
         import graphviz
     except ImportError:
         raise ImportError(
             "draw_dot needs the graphviz package: pip install 'micrograd-plus[viz]'"
         ) from None
-    return graphviz.Source(to_dot(root, params, rankdir, max_nodes), format=format)
+    d = _drawing(root, params, max_nodes)
+    g = graphviz.Digraph(
+        format=format, graph_attr={"rankdir": rankdir}, node_attr={"fontname": "Helvetica"}
+    )
+    for ident, text, kind in d.boxes:
+        g.node(ident, label=_record(text), shape="record", **_DOT_STYLE[kind])
+    for ident, op in d.ops:
+        g.node(ident, label=op, shape="circle", width="0.3")
+    for a, b, label in d.edges:
+        g.edge(a, b, label=label or None)
+    return g
 
 
 def to_mermaid(root: Value, params: Iterable[Value] = (), max_nodes: int | None = MAX_NODES) -> str:
