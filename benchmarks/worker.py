@@ -148,6 +148,20 @@ def flatten(layers):
     return out
 
 
+def tensor_loss(X, y, params):
+    """W's loss with batched tensor ops; the same code serves PyTorch and tinygrad."""
+    h = X
+    pairs = list(zip(params[::2], params[1::2]))
+    for i, (W, b) in enumerate(pairs):
+        h = h @ W.T + b
+        if i < len(pairs) - 1:
+            h = h.relu()
+    data_loss = (1 - y * h[:, 0]).relu().mean()
+    return data_loss + ALPHA * sum(
+        ((p * p).sum() for p in params[1:]), (params[0] * params[0]).sum()
+    )
+
+
 class Torch:
     """PyTorch, batched matrix ops in float64: the speed a user gets after graduating."""
 
@@ -166,14 +180,7 @@ class Torch:
             ]
 
     def loss(self):
-        h = self.X
-        pairs = list(zip(self.params[::2], self.params[1::2]))
-        for i, (W, b) in enumerate(pairs):
-            h = h @ W.T + b
-            if i < len(pairs) - 1:
-                h = h.relu()
-        data_loss = (1 - self.y * h[:, 0]).relu().mean()
-        return data_loss + ALPHA * sum((p * p).sum() for p in self.params)
+        return tensor_loss(self.X, self.y, self.params)
 
     def first(self):
         total = self.loss()
@@ -254,17 +261,7 @@ class Tinygrad:
         self.jitted = step
 
     def loss(self):
-        h = self.X
-        pairs = list(zip(self.params[::2], self.params[1::2]))
-        for i, (W, b) in enumerate(pairs):
-            h = h @ W.T + b
-            if i < len(pairs) - 1:
-                h = h.relu()
-        data_loss = (1 - self.y * h[:, 0]).relu().mean()
-        reg = self.params[0].square().sum()
-        for p in self.params[1:]:
-            reg = reg + p.square().sum()
-        return data_loss + ALPHA * reg
+        return tensor_loss(self.X, self.y, self.params)
 
     def first(self):
         loss = self.loss()
