@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 from typing import Union
 
-from micrograd.engine import Value
+from micrograd.engine import Value, linear
 
 Input = Sequence[Union[Value, float]]
 
@@ -80,8 +80,8 @@ class Neuron(Module):
     def __call__(self, x: Input) -> Value:
         if len(x) != len(self.w):
             raise ValueError(f"Neuron expects {len(self.w)} inputs, got {len(x)}: {x!r}")
-        # Summed in the original's order (b + w0*x0 + w1*x1 + ...), so results match it bit for bit.
-        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)
+        # b + w0*x0 + w1*x1 + ..., summed in the original's order: results match it bit for bit.
+        act = linear(self.w, x, self.b)
         return _activate(act, self.activation)
 
     def named_parameters(self) -> list[tuple[str, Value]]:
