@@ -135,3 +135,64 @@ def test_errors():
         prog(np.array([1.0, 2.0]))
     with pytest.raises(TraceError, match="must return a Value"):
         trace(lambda x: 3.0, [], 1)
+
+
+@st.composite
+def layered(draw):
+    """Random functions made of neuron-like sums (bias + w1*x1 + ...): weights may repeat, an x
+    may be an input, an earlier node or a parameter, the bias may be any of those or a number."""
+    n_params = draw(st.integers(1, 6))
+    n_inputs = draw(st.integers(1, 3))
+    layers = []
+    available = n_inputs  # nodes 0..n_inputs-1 are the inputs
+    for _ in range(draw(st.integers(1, 3))):
+        width = draw(st.integers(1, 3))
+        neurons = []
+        for _ in range(width):
+            k = draw(st.integers(1, 4))
+            ws = draw(st.lists(st.integers(0, n_params - 1), min_size=k, max_size=k))
+            xs = draw(st.lists(st.integers(-n_params, available - 1), min_size=k, max_size=k))
+            bias = draw(st.integers(-n_params - 1, available - 1))
+            act = draw(st.sampled_from(["tanh", "sigmoid", "none"]))
+            neurons.append((ws, xs, bias, act))
+        layers.append(neurons)
+        available += width
+    return n_params, n_inputs, layers
+
+
+def run_layered(spec, params, inputs):
+    n_params, n_inputs, layers = spec
+    nodes = list(inputs)
+
+    def pick(i):
+        return params[-i - 1] if i < 0 else nodes[i]
+
+    for neurons in layers:
+        outs = []
+        for ws, xs, bias, act in neurons:
+            b = 0.25 if bias == -n_params - 1 else pick(bias)
+            total = sum((params[w] * pick(x) for w, x in zip(ws, xs)), b)
+            outs.append(total if act == "none" else getattr(total, act)())
+        nodes += outs
+    return sum(nodes[n_inputs:], Value(0.0))
+
+
+@settings(max_examples=80, deadline=None)
+@given(layered(), st.randoms(use_true_random=False))
+def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
+    n_params, n_inputs, _ = spec
+    params = [Value(rnd.uniform(-1, 1)) for _ in range(n_params)]
+    prog = trace(lambda *xs: run_layered(spec, params, xs), params, n_inputs)
+    rows = [[rnd.uniform(-1, 1) for _ in range(n_inputs)] for _ in range(4)]
+    values, pgrads, igrads = prog.value_and_grad(np.array(rows))
+    eager_pgrads = np.zeros(n_params)
+    for i, row in enumerate(rows):
+        leaves = [Value(x) for x in row]
+        for p in params:
+            p.grad = 0.0
+        out = run_layered(spec, params, leaves)
+        out.backward()
+        eager_pgrads += [p.grad for p in params]
+        assert values[i] == pytest.approx(out.data, rel=1e-12, abs=1e-12)
+        assert igrads[i].tolist() == pytest.approx([v.grad for v in leaves], rel=1e-10, abs=1e-12)
+    assert pgrads.tolist() == pytest.approx(eager_pgrads.tolist(), rel=1e-10, abs=1e-12)
