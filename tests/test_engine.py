@@ -308,3 +308,26 @@ def test_negative_base_follows_pytorch():
     w = Value(2.0)
     (z**w).backward()
     assert w.grad == 0.0
+
+
+def _shape(root):
+    return [(v._op, v.data, [topo_order(root).index(p) for p in v._prev]) for v in topo_order(root)]
+
+
+@pytest.mark.parametrize("xs", [[0.5, -1.5, 2.0], [Value(0.5), -1.5, Value(2.0)]])
+def test_linear_builds_the_same_graph_as_sum(xs):
+    from micrograd.engine import linear
+
+    ws = [Value(0.3), Value(-0.7), Value(1.1)]
+    b = Value(0.2)
+    fast = linear(ws, xs, b)
+    plain = sum((w * x for w, x in zip(ws, xs)), b)
+    assert _shape(fast) == _shape(plain)
+    fast.backward()
+    grads = [w.grad for w in ws] + [b.grad]
+    for v in ws + [b]:
+        v.grad = 0.0
+    plain.backward()
+    assert grads == [w.grad for w in ws] + [b.grad]
+    with no_grad():
+        assert linear(ws, xs, b)._prev == ()
