@@ -69,6 +69,10 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
     else:
         optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
+    if not args.no_plot:  # fail before training, not after, if matplotlib is missing
+        from micrograd.plot import _pyplot
+
+        _pyplot()
     os.makedirs(args.out, exist_ok=True)
 
     bar = _progress(args.steps, args.quiet)

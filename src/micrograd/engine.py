@@ -11,7 +11,6 @@ import math
 import numbers
 import os
 import threading
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, Union
@@ -406,7 +405,11 @@ def _backprop(nodes: Iterable[Value], m: Any) -> None:
     are Values computed from the node's input Values, so the grads get a graph of their own.
     """
     numbers_only = m is FloatMath
-    check = _mode.anomaly is not None
+    check: Callable[[Value], None] | None = None
+    if _mode.anomaly is not None:
+        from micrograd.anomaly import check_backward
+
+        check = check_backward
     for node in nodes:
         inputs = node._prev
         if not inputs:
@@ -429,8 +432,8 @@ def _backprop(nodes: Iterable[Value], m: Any) -> None:
                 local = OPS[op].local(m, node.data if numbers_only else node, *args)
                 for v, d in zip(inputs, local):
                     v.grad += d * g
-        if check:
-            _check_backward(node)
+        if check is not None:
+            check(node)
 
 
 def topo_order(root: Value) -> list[Value]:
@@ -497,43 +500,11 @@ class ValueMath:
         return FloatMath.pow_grad_exponent(out.data, a.data, b.data)
 
 
-# ---------------------------------------------------------------------------- anomaly detection
-def detect_anomaly() -> Any:
-    """A context manager: inside it, raise FloatingPointError at the first op that makes a NaN or
-    an inf, forward or backward, naming the op, its inputs and where the Value was made."""
-    return _switched(anomaly=_mode.anomaly if _mode.anomaly is not None else {})
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-
-
-def _where() -> str:
-    """The innermost line of the caller's code outside micrograd, for error messages."""
-    for frame in reversed(traceback.extract_stack()):
-        if os.path.dirname(os.path.abspath(frame.filename)) != _PACKAGE_DIR:
-            return f"{frame.filename}:{frame.lineno}: {(frame.line or '').strip()}"
-    return "<unknown>"
-
-
 def _apply_in_mode(name: str, data: float, inputs: tuple[Value, ...]) -> Value:
+    """_apply's path when this thread is in no_grad(), detect_anomaly() or a trace."""
     out = Value(data, inputs if _mode.grad else (), name if _mode.grad else "")
     if _mode.anomaly is not None:
-        where = _where()
-        if not math.isfinite(data):
-            args = ", ".join(repr(v.data) for v in inputs)
-            raise FloatingPointError(f"op {name!r} on ({args}) gave {data!r}, at {where}")
-        _mode.anomaly[id(out)] = (out, where)  # the Value itself keeps its id from being reused
+        from micrograd.anomaly import check_forward
+
+        check_forward(name, data, inputs, out)
     return out
-
-
-def _check_backward(node: Value) -> None:
-    assert _mode.anomaly is not None
-    for v in node._prev:
-        g = v.grad.data if isinstance(v.grad, Value) else v.grad
-        if not math.isfinite(g):
-            args = ", ".join(repr(i.data) for i in node._prev)
-            made = _mode.anomaly.get(id(node), (None, "outside detect_anomaly()"))[1]
-            raise FloatingPointError(
-                f"backward of op {node._op!r} on ({args}) gave the grad {g!r} to an input; "
-                f"the op's output was made at {made}"
-            )

@@ -13,7 +13,9 @@ def _pyplot():  # type: ignore[no-untyped-def]
     try:
         import matplotlib
     except ImportError:
-        raise ImportError("plots need matplotlib: pip install 'micrograd-plus[plot]'") from None
+        raise ImportError(
+            "plots need matplotlib: pip install 'micrograd-plus[plot]', or pass --no-plot"
+        ) from None
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
