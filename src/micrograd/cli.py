@@ -33,14 +33,17 @@ def _hidden(text: str) -> list[int]:
     return sizes
 
 
-def _positive(kind: type) -> Any:
+def _number(kind: type, low: float, strict: bool) -> Any:
+    """An argparse type: a finite `kind` above `low` (or at least `low` when not strict)."""
+
     def parse(text: str) -> Any:
         try:
             x = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
-        if not x > 0 or x == float("inf"):
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        if not (x > low if strict else x >= low) or x == float("inf"):
+            bound = f"above {low}" if strict else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"expected a finite number {bound}, got {text!r}")
         return x
 
     return parse
@@ -179,7 +182,10 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
         "--data", choices=sorted(SIZES), default="moons", help="the data set (default: %(default)s)"
     )
     p.add_argument(
-        "--noise", type=float, default=0.1, help="noise of the data (default: %(default)s)"
+        "--noise",
+        type=_number(float, 0, strict=False),
+        default=0.1,
+        help="standard deviation of the noise added to the points (default: %(default)s)",
     )
     p.add_argument(
         "--hidden",
@@ -191,26 +197,35 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
         "--activation",
         choices=["relu", "tanh", "sigmoid"],
         default="relu",
-        help="(default: %(default)s)",
+        help="activation of the hidden layers (default: %(default)s)",
     )
     p.add_argument(
-        "--optimizer", choices=["sgd", "adam"], default="sgd", help="(default: %(default)s)"
+        "--optimizer",
+        choices=["sgd", "adam"],
+        default="sgd",
+        help="sgd with a linear learning-rate decay, or adam (default: %(default)s)",
     )
     p.add_argument(
         "--lr",
-        type=_positive(float),
+        type=_number(float, 0, strict=True),
         default=None,
         help="learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
     )
     p.add_argument(
-        "--momentum", type=float, default=0.0, help="SGD momentum (default: %(default)s)"
+        "--momentum",
+        type=_number(float, 0, strict=False),
+        default=0.0,
+        help="SGD momentum (default: %(default)s)",
     )
     p.add_argument(
-        "--steps", type=_positive(int), default=200, help="training steps (default: %(default)s)"
+        "--steps",
+        type=_number(int, 0, strict=True),
+        default=200,
+        help="training steps (default: %(default)s)",
     )
     p.add_argument(
         "--batch-size",
-        type=_positive(int),
+        type=_number(int, 0, strict=True),
         default=None,
         help="minibatch size (default: the whole training set)",
     )
