@@ -73,6 +73,9 @@ def test_train_variants(tmp_path, capsys, args):
         ["train", "--lr", "-1"],
         ["nonsense"],
         ["demo", "--bogus"],
+        ["train", "--noise", "-0.1"],
+        ["train", "--momentum", "-1"],
+        ["train", "--lr", "inf"],
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(capsys, args):
