@@ -26,7 +26,7 @@ def _call(f: Callable[..., Any], xs: list[Value]) -> Value:
     return out
 
 
-def _as_float(g: Any) -> float:
+def _float_of(g: Any) -> float:
     return g.data if isinstance(g, Value) else float(g)
 
 
@@ -40,8 +40,8 @@ def value_and_grad(
         out = _call(f, xs)
         out.backward()
         if isinstance(argnums, int):
-            return out.data, _as_float(xs[argnums].grad)
-        return out.data, tuple(_as_float(xs[i].grad) for i in argnums)
+            return out.data, _float_of(xs[argnums].grad)
+        return out.data, tuple(_float_of(xs[i].grad) for i in argnums)
 
     return wrapped
 
@@ -65,7 +65,7 @@ def hessian(f: Callable[..., Any]) -> Callable[..., list[list[float]]]:
                 x.grad = 0.0
             if isinstance(g, Value):
                 g.backward()
-            rows.append([_as_float(x.grad) for x in xs])
+            rows.append([_float_of(x.grad) for x in xs])
         return rows
 
     return wrapped
