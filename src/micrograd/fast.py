@@ -294,16 +294,24 @@ def trace(
 
 
 # ---------------------------------------------------------------------------- compilation passes
+def _count_uses(
+    nodes: list[Value], inputs_of: Callable[[Value], Sequence[Value]]
+) -> dict[int, int]:
+    """How many times each node is read by `nodes` (an input read twice counts twice)."""
+    uses: dict[int, int] = {}
+    for v in nodes:
+        for i in inputs_of(v):
+            uses[id(i)] = uses.get(id(i), 0) + 1
+    return uses
+
+
 def _fold_sums(order: list[Value], root: Value) -> tuple[list[Value], dict[int, list[Value]]]:
     """Fold chains of "+" (like b + w0*x0 + w1*x1 + ...) into one n-ary sum per chain.
 
     A "+" node used by only one other "+" node is absorbed into it. Returns the nodes that keep a
     row, and for each folded sum its terms in the original order of addition.
     """
-    uses: dict[int, int] = {}
-    for v in order:
-        for i in v._prev:
-            uses[id(i)] = uses.get(id(i), 0) + 1
+    uses = _count_uses(order, lambda v: v._prev)
     absorbed = {
         id(i)
         for v in order
@@ -316,15 +324,15 @@ def _fold_sums(order: list[Value], root: Value) -> tuple[list[Value], dict[int, 
         if v._op == "+" and id(v) not in absorbed:
             flat: list[Value] = []
             stack = [v]
-            while stack:  # walk down the left spine of absorbed "+" nodes
+            while stack:  # walk down the left spine of absorbed "+" nodes, last term first
                 node = stack.pop()
                 if node is v or id(node) in absorbed:
                     left, right = node._prev
-                    flat.insert(0, right)
+                    flat.append(right)
                     stack.append(left)
                 else:
-                    flat.insert(0, node)
-            terms[id(v)] = flat
+                    flat.append(node)
+            terms[id(v)] = flat[::-1]
     return [v for v in order if id(v) not in absorbed], terms
 
 
@@ -341,10 +349,7 @@ def _find_linear(
 ) -> _Linear:
     """Find the sums of the shape a neuron makes, so that a layer of them runs as one matrix
     product (out = bias + W @ x) instead of a gather, a multiply and a sum per product."""
-    uses: dict[int, int] = {}
-    for v in nodes:
-        for i in terms.get(id(v), v._prev):
-            uses[id(i)] = uses.get(id(i), 0) + 1
+    uses = _count_uses(nodes, lambda v: terms.get(id(v), v._prev))
     found = _Linear({}, set())
     for v in nodes:
         if id(v) not in terms:

@@ -129,19 +129,23 @@ def load(path: str | os.PathLike[str]) -> MLP:
     doc = _read(path)
     sizes, activation = _architecture(path, doc)
     model = MLP(sizes[0], sizes[1:], activation=activation)
-    load_into(model, path, doc)
+    _load_parameters(model, path, doc)
     return model
 
 
-def load_into(model: MLP, path: str | os.PathLike[str], doc: dict[str, Any] | None = None) -> None:
+def load_into(model: MLP, path: str | os.PathLike[str]) -> None:
     """Load the file's parameters into `model`; if anything is wrong, raise and leave it unchanged."""
-    doc = _read(path) if doc is None else doc
+    doc = _read(path)
     sizes, activation = _architecture(path, doc)
     if sizes != model.sizes or activation != model.activation:
         raise ValueError(
             f"{path}: holds MLP{tuple(sizes)} with {activation}, not the model's "
             f"MLP{tuple(model.sizes)} with {model.activation}"
         )
+    _load_parameters(model, path, doc)
+
+
+def _load_parameters(model: MLP, path: str | os.PathLike[str], doc: dict[str, Any]) -> None:
     try:
         model.load_state_dict(doc.get("parameters"))  # type: ignore[arg-type]
     except ValueError as e:
