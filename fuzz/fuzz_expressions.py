@@ -11,7 +11,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from micrograd.viz import ExpressionError, parse_expression
+    from micrograd.expr import ExpressionError, parse_expression
 
 
 def test_one_input(data: bytes) -> None:

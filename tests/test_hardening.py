@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from micrograd import Value, detect_anomaly
 from micrograd.gradcheck import numeric_grad
-from micrograd.viz import ExpressionError, parse_expression
+from micrograd.expr import ExpressionError, parse_expression
 
 
 # ---------------------------------------------------------------------------- detect_anomaly

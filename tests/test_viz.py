@@ -9,7 +9,8 @@ import pytest
 
 from micrograd import Value
 from micrograd.cli import main
-from micrograd.viz import backward_sequence, draw_dot, explain, parse_expression, to_dot, to_mermaid
+from micrograd.expr import parse_expression
+from micrograd.viz import backward_sequence, draw_dot, explain, to_dot, to_mermaid
 
 DOT = shutil.which("dot")
 needs_dot = pytest.mark.skipif(
@@ -109,7 +110,11 @@ def test_explain_seed_example_numbers():
         ("a", -3.0, -3.0),
         ("b", 2.0, 2.0),
     ]
-    assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)  # explain ran backward
+    assert (a.grad, b.grad, c.grad) == (0, 0, 0)  # explain changes no grad (learn.md D1)
+    L.backward()
+    assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)
+    assert explain(L).steps[1].contributions[0].total == a.grad  # it describes that pass
+    assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)
 
 
 def test_explain_shared_nodes_accumulate_to_25():
@@ -123,6 +128,8 @@ def test_explain_shared_nodes_accumulate_to_25():
     f.label = "f"
     ex = explain(f)
     text = str(ex)
+    assert a.grad == 0
+    f.backward()
     assert a.grad == 25.0
     adds = [k for s in ex.steps for k in s.contributions if k.input == "a"]
     # d = a*b is visited before c = a+b (reverse topological order): 6 * 3 first, then 1 + 6

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
+from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
+from micrograd.io import atomic_write
+from micrograd.viz import MAX_NODES, explain, fmt_number, to_dot, to_mermaid
 
 
 class UsageError(Exception):
@@ -73,9 +78,9 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     else:
         optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
     if not args.no_plot:  # fail before training, not after, if matplotlib is missing
-        from micrograd.plot import _pyplot
+        from micrograd.plot import pyplot
 
-        _pyplot()
+        pyplot()
     os.makedirs(args.out, exist_ok=True)
 
     bar = _progress(args.steps, args.quiet)
@@ -231,6 +236,92 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
     )
 
 
+# ---------------------------------------------------------------------------- graph and explain
+def _graph_command(args: argparse.Namespace) -> int:
+    try:
+        out = parse_expression(args.expr, assignments(args.set))
+    except ExpressionError as e:
+        raise UsageError(str(e)) from None
+    out.backward()
+    fmt = args.format or (os.path.splitext(args.output)[1].lstrip(".") if args.output else "dot")
+    if fmt not in ("svg", "png", "dot", "mermaid"):
+        raise UsageError(f"unknown format {fmt!r}: use svg, png, dot or mermaid")
+    text = (
+        to_mermaid(out, max_nodes=args.max_nodes)
+        if fmt == "mermaid"
+        else to_dot(out, max_nodes=args.max_nodes)
+    )
+    data = text.encode()
+    if fmt in ("svg", "png"):
+        dot = shutil.which("dot")
+        if dot is None:
+            raise OSError(
+                f"--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
+                "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
+                "or https://graphviz.org/download/; --format dot and --format mermaid need nothing"
+            )
+        data = subprocess.run([dot, f"-T{fmt}"], input=data, capture_output=True, check=True).stdout
+        if fmt == "png" and not args.output:
+            raise UsageError("--format png writes binary data: give a file with -o FILE")
+    if args.output:
+        atomic_write(args.output, data)
+    else:
+        sys.stdout.write(data.decode())
+    return 0
+
+
+def _explain_command(args: argparse.Namespace) -> int:
+    try:
+        out = parse_expression(args.expr, assignments(args.set))
+    except ExpressionError as e:
+        raise UsageError(str(e)) from None
+    print(f"{out.label} = {args.expr} = {fmt_number(out.data)}")
+    print(explain(out, max_nodes=args.max_nodes))
+    return 0
+
+
+def _add_expression_commands(sub: Any) -> None:
+    """Add `graph` and `explain` to the `micrograd` command."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "expr",
+        help="e.g. 'relu(a*b + c)': names, numbers, + - * / **, ( ), " + ", ".join(FUNCTIONS),
+    )
+    common.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=NUMBER",
+        help="a value for a name (repeat)",
+    )
+    common.add_argument(
+        "--max-nodes",
+        type=int,
+        default=MAX_NODES,
+        help="refuse graphs larger than this (default: %(default)s)",
+    )
+    g = sub.add_parser(
+        "graph",
+        parents=[common],
+        help="draw the graph of an expression after backward",
+        description="Draw the graph of an expression, with each Value's data and grad.",
+    )
+    g.add_argument(
+        "--format",
+        choices=["svg", "png", "dot", "mermaid"],
+        help="default: from -o's extension, else dot",
+    )
+    g.add_argument("-o", "--output", help="write to this file (default: standard output)")
+    g.set_defaults(run=_graph_command)
+    e = sub.add_parser(
+        "explain",
+        parents=[common],
+        help="print the steps of backward for an expression",
+        description="Run backward on an expression and print every step of the chain rule.",
+    )
+    e.set_defaults(run=_explain_command)
+
+
 # ---------------------------------------------------------------------------- the command
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `micrograd` command."""
@@ -254,9 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_training_options(train, demo=False)
     train.set_defaults(run=_run_train)
-    from micrograd.viz import add_cli_commands
-
-    add_cli_commands(sub)
+    _add_expression_commands(sub)
     return parser
 
 

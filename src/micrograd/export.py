@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from micrograd.engine import OPS, Value, topo_order
+from micrograd.engine import Value, apply_rule, topo_order
 from micrograd.nn import MLP
 
 
@@ -84,6 +84,10 @@ class TorchMath:
     def __init__(self, torch: Any) -> None:
         self.exp, self.log, self.tanh = torch.exp, torch.log, torch.tanh
         self.sigmoid, self.relu, self.pow = torch.sigmoid, torch.relu, torch.pow
+        self.step = lambda x: (x > 0).to(x.dtype)
+        # the rules' local derivatives, which torch.autograd does not need (it has its own)
+        self.pow_grad_base = lambda a, b: b * torch.pow(a, b - 1)
+        self.pow_grad_exponent = lambda out, a, b: out * torch.log(a)
 
 
 def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
@@ -93,7 +97,7 @@ def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
     torch = _torch()
     order = topo_order(root)
     for v in order:
-        if v._prev and v._user_backward is not None:
+        if v._user_backward is not None:
             raise ValueError(
                 f"to_torch_fn: op {v._op!r} is a hand-written closure with no rule in OPS"
             )
@@ -110,7 +114,7 @@ def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
             elif not v._prev:
                 val[v] = torch.tensor(v.data, dtype=torch.float64)
             else:
-                val[v] = OPS[v._op].forward(m, *(val[p] for p in v._prev))
+                val[v] = apply_rule(v, m, [val[p] for p in v._prev])[0]
         return val[root]
 
     return fn

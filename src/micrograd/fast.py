@@ -22,24 +22,19 @@ Needs numpy (`pip install micrograd-plus[fast]`).
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from micrograd import engine
-from micrograd.engine import OPS, Value, topo_order
+from micrograd import modes
+from micrograd.engine import Value, apply_rule, topo_order
+from micrograd.modes import TraceError
 
 try:
     import numpy as np
 except ImportError:  # pragma: no cover - exercised only without the extra
     np = None  # type: ignore[assignment]
-
-
-class TraceError(RuntimeError):
-    """The function cannot be traced, or its replay disagrees with eager evaluation."""
 
 
 class NumpyMath:
@@ -116,7 +111,8 @@ class _Scatter:
 class _Group:
     """Nodes at the same depth with the same op: one numpy operation computes all of them."""
 
-    op: str  # a name in OPS, or "sum" for a folded chain of additions
+    op: str  # the nodes' _op, "sum" for a folded chain of additions, or "linear" for a layer
+    rep: Value | None  # one of the nodes: its rule (and exponent, for x**k) is the group's
     out: Any  # row of each node
     args: list[Any]  # for each operand position, the row of that operand of each node
     scatters: list[_Scatter]
@@ -173,7 +169,7 @@ class Compiled:
             cache.update(n=n, values=np.empty((self.n_rows, n)), grads=np.empty((self.n_rows, n)))
         return cache["values"], cache["grads"]
 
-    def _forward(self, batch: Any) -> Any:
+    def _forward(self, batch: Any) -> tuple[Any, list[Any]]:
         batch = np.asarray(batch, dtype=float)
         if batch.ndim != 2 or batch.shape[1] != self.n_inputs:
             raise ValueError(
@@ -184,14 +180,18 @@ class Compiled:
         values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T[self.input_index]
         values[self.const_rows] = self.const_values
+        locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
             for g in self.groups:
+                local = None
                 if g.op == "sum":
                     values[g.out] = np.add.reduceat(values[g.args[0]], g.starts, axis=0)
                 elif g.op == "linear":  # bias + W @ x: a layer's sums of products at once
                     values[g.out] = values[g.args[0]] + params[g.weights] @ values[g.args[1]]
                 else:
-                    values[g.out] = OPS[g.op].forward(NumpyMath, *(values[a] for a in g.args))
+                    assert g.rep is not None
+                    values[g.out], local = apply_rule(g.rep, NumpyMath, [values[a] for a in g.args])
+                locals_.append(local)
         out = values[self.root]
         if not np.isfinite(out).all():
             bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
@@ -199,16 +199,16 @@ class Compiled:
                 f"the compiled function gave {out[bad[0]]!r} for batch rows {bad}; run one of "
                 "those rows eagerly inside micrograd.detect_anomaly() to find the op"
             )
-        return values
+        return values, locals_
 
     def __call__(self, batch: Any) -> Any:
         """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,)."""
-        return self._forward(batch)[self.root].copy()
+        return self._forward(batch)[0][self.root].copy()
 
     def value_and_grad(self, batch: Any, weights: Any = None) -> tuple[Any, Any, Any]:
         """Values (B,), gradient of sum_b weights[b] * f(row b) w.r.t. the parameters (P,) and
         w.r.t. each input (B, n_inputs). Weights default to 1 (use 1/B for a mean)."""
-        values = self._forward(batch)
+        values, locals_ = self._forward(batch)
         n = values.shape[1]
         _, grads = self._buffers(n)
         grads.fill(0.0)
@@ -216,7 +216,7 @@ class Compiled:
         params = self._local.params
         param_grads = np.zeros(len(self.params))
         with np.errstate(all="ignore"):
-            for g in reversed(self.groups):
+            for g, local in zip(reversed(self.groups), reversed(locals_)):
                 upstream = grads[g.out]
                 if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
                     g.scatters[0].add(grads, np.repeat(upstream, g.sizes, axis=0))
@@ -227,8 +227,6 @@ class Compiled:
                     dW = upstream @ values[g.args[1]].T
                     param_grads += np.bincount(g.weights.ravel(), dW.ravel(), len(self.params))
                     continue
-                operands = [values[a] for a in g.args]
-                local = OPS[g.op].local(NumpyMath, values[g.out], *operands)
                 for scatter, d in zip(g.scatters, local):
                     scatter.add(grads, upstream * d)
         param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
@@ -252,22 +250,6 @@ class Compiled:
                 )
 
 
-@functools.cache
-def _keep_heap_pages() -> None:
-    """Ask glibc to keep 16 MB of freed heap instead of returning it to the OS at once.
-
-    A replay makes numpy temporaries of a few hundred KB each. By default glibc gives such memory
-    back on every free and faults fresh pages in on the next call, which measured 2-3x slower than
-    the arithmetic itself (W: 3 ms instead of 1 ms per step). M_TOP_PAD keeps them. Elsewhere than
-    glibc this does nothing.
-    """
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(-2, 16 << 20)  # M_TOP_PAD = -2 in <malloc.h>
-
-
 def trace(
     fn: Callable[..., Value],
     params: Sequence[Value],
@@ -282,11 +264,10 @@ def trace(
     """
     if np is None:
         raise ImportError("micrograd.fast needs numpy: pip install 'micrograd-plus[fast]'")
-    _keep_heap_pages()
     if example is not None and len(example) != n_inputs:
         raise ValueError(f"example has {len(example)} numbers, expected n_inputs={n_inputs}")
     inputs = [Value(x) for x in (example or [0.5 + 0.25 * i for i in range(n_inputs)])]
-    with engine._switched(tracing=True):
+    with modes.tracing():  # records the graph even inside no_grad()
         out = fn(*inputs)
     if not isinstance(out, Value):
         raise TraceError(f"the traced function must return a Value, got {out!r}")
@@ -416,7 +397,7 @@ def _schedule(
             sizes = np.array([len(terms[id(v)]) for v in members], dtype=np.intp)
             rows = np.array(flat, dtype=np.intp)
             starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
-            groups.append(_Group(op, out, [rows], [_Scatter.plan(rows)], starts, sizes))
+            groups.append(_Group(op, None, out, [rows], [_Scatter.plan(rows)], starts, sizes))
         elif op == "linear":
             bias = np.array([row[id(linear.parts[id(v)][0])] for v in members], dtype=np.intp)
             xs = np.array(key, dtype=np.intp)
@@ -424,11 +405,11 @@ def _schedule(
                 [[param_ids[id(w)] for w in linear.parts[id(v)][1]] for v in members], dtype=np.intp
             )
             scatters = [_Scatter.plan(bias), _Scatter.plan(xs)]
-            groups.append(_Group(op, out, [bias, xs], scatters, weights=weights))
+            groups.append(_Group(op, None, out, [bias, xs], scatters, weights=weights))
         else:
             args = [
                 np.array([row[id(v._prev[k])] for v in members], dtype=np.intp)
                 for k in range(len(members[0]._prev))
             ]
-            groups.append(_Group(op, out, args, [_Scatter.plan(a) for a in args]))
+            groups.append(_Group(op, members[0], out, args, [_Scatter.plan(a) for a in args]))
     return groups

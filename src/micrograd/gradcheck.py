@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from micrograd.engine import Value, no_grad
+from micrograd.engine import Value
+from micrograd.modes import no_grad
 
 
 class GradcheckError(AssertionError):

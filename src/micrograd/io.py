@@ -8,36 +8,10 @@ import os
 import tempfile
 from typing import Any
 
-from micrograd.nn import ACTIVATIONS, MLP, Module
+from micrograd.nn import ACTIVATIONS, MLP
 
 FORMAT = "micrograd-model"
 VERSION = 1
-
-
-def _number(name: str, x: Any) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise ValueError(f"parameter {name!r}: expected a number, got {x!r}")
-    if not math.isfinite(x):
-        raise ValueError(f"parameter {name!r}: expected a finite number, got {x!r}")
-    return float(x)
-
-
-def checked_state(model: Module, state: Any) -> dict[str, float]:
-    """`state` checked against the model's parameters: same names, finite numbers. Raises
-    ValueError naming the first problem; nothing is changed."""
-    if not isinstance(state, dict):
-        raise ValueError(
-            f"a state dict must be a dict of name -> number, got {type(state).__name__}"
-        )
-    names = [n for n, _ in model.named_parameters()]
-    missing = [n for n in names if n not in state]
-    extra = [n for n in state if n not in set(names)]
-    if missing or extra:
-        raise ValueError(
-            f"state does not fit {model!r}: missing {missing[:5]}{'...' if len(missing) > 5 else ''}, "
-            f"unexpected {extra[:5]}{'...' if len(extra) > 5 else ''}"
-        )
-    return {n: _number(n, state[n]) for n in names}
 
 
 def to_json(model: MLP) -> dict[str, Any]:

@@ -6,11 +6,12 @@ Compatible with the original micrograd: same constructors, same use of Python's 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from typing import Union
+from typing import Any, Union
 
-from micrograd.engine import Value, linear
+from micrograd.engine import Value
 
 Input = Sequence[Union[Value, float]]
 
@@ -39,11 +40,35 @@ class Module:
 
     def load_state_dict(self, state: dict[str, float]) -> None:
         """Copy values from `state` into the parameters; on any mismatch raise and change nothing."""
-        from micrograd.io import checked_state
-
-        values = checked_state(self, state)  # raises before anything is changed
+        values = _checked_state(self, state)  # raises before anything is changed
         for name, p in self.named_parameters():
             p.data = values[name]
+
+
+def _check_param(name: str, x: Any) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"parameter {name!r}: expected a number, got {x!r}")
+    if not math.isfinite(x):
+        raise ValueError(f"parameter {name!r}: expected a finite number, got {x!r}")
+    return float(x)
+
+
+def _checked_state(model: Module, state: Any) -> dict[str, float]:
+    """`state` checked against the model's parameters: same names, finite numbers. Raises
+    ValueError naming the first problem; nothing is changed."""
+    if not isinstance(state, dict):
+        raise ValueError(
+            f"a state dict must be a dict of name -> number, got {type(state).__name__}"
+        )
+    names = [n for n, _ in model.named_parameters()]
+    missing = [n for n in names if n not in state]
+    extra = [n for n in state if n not in set(names)]
+    if missing or extra:
+        raise ValueError(
+            f"state does not fit {model!r}: missing {missing[:5]}{'...' if len(missing) > 5 else ''}, "
+            f"unexpected {extra[:5]}{'...' if len(extra) > 5 else ''}"
+        )
+    return {n: _check_param(n, state[n]) for n in names}
 
 
 def _activate(x: Value, activation: str) -> Value:
@@ -80,8 +105,7 @@ class Neuron(Module):
     def __call__(self, x: Input) -> Value:
         if len(x) != len(self.w):
             raise ValueError(f"Neuron expects {len(self.w)} inputs, got {len(x)}: {x!r}")
-        # b + w0*x0 + w1*x1 + ..., summed in the original's order: results match it bit for bit.
-        act = linear(self.w, x, self.b)
+        act = sum((wi * xi for wi, xi in zip(self.w, x)), self.b)  # the original's line
         return _activate(act, self.activation)
 
     def named_parameters(self) -> list[tuple[str, Value]]:

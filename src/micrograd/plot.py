@@ -9,7 +9,8 @@ from micrograd.io import atomic_write
 from micrograd.train import Classifier
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib.pyplot on the headless Agg backend, or ImportError saying how to install it."""
     try:
         import matplotlib
     except ImportError:
@@ -39,7 +40,7 @@ def decision_boundary(
     resolution: int = 150,
 ) -> None:
     """Colour the plane by predicted class and draw the points (test points hollow)."""
-    plt = _pyplot()
+    plt = pyplot()
     pts = [*X, *X_test]
     x0s, x1s = [p[0] for p in pts], [p[1] for p in pts]
     lo0, hi0 = min(x0s) - 0.5, max(x0s) + 0.5
@@ -69,7 +70,7 @@ def decision_boundary(
 
 def loss_curve(history: Sequence[tuple[float, float]], path: str) -> None:
     """Loss (log scale) and training accuracy against the step."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     steps = range(1, len(history) + 1)
     ax.plot(steps, [h[0] for h in history], color="tab:blue")

@@ -17,6 +17,7 @@ from micrograd.engine import Value
 from micrograd.losses import cross_entropy_one, l2
 from micrograd.nn import MLP
 from micrograd.optim import Optimizer
+from micrograd.tuning import tuned
 
 try:
     import numpy as np
@@ -135,17 +136,18 @@ def fit(
     rows = clf.rows(X, y)
     rng = random.Random(seed)
     history = []
-    for step in range(steps):
-        if batch_size and batch_size < len(rows):
-            batch = rng.sample(range(len(rows)), batch_size)
-            loss = clf.loss_and_grad([rows[i] for i in batch])
-        else:
-            loss = clf.loss_and_grad(rows)
-        optimizer.step()
-        if scheduler is not None:
-            scheduler.step()
-        acc = clf.accuracy(X, y)
-        history.append((loss, acc))
-        if on_step is not None:
-            on_step(step, loss, acc)
+    with tuned():  # fewer full GC passes over the graphs while training (micrograd.tuning)
+        for step in range(steps):
+            if batch_size and batch_size < len(rows):
+                batch = rng.sample(range(len(rows)), batch_size)
+                loss = clf.loss_and_grad([rows[i] for i in batch])
+            else:
+                loss = clf.loss_and_grad(rows)
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            acc = clf.accuracy(X, y)
+            history.append((loss, acc))
+            if on_step is not None:
+                on_step(step, loss, acc)
     return history

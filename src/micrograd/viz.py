@@ -9,22 +9,17 @@ explain(root)           runs backward step by step and says what each step adds,
 
 from __future__ import annotations
 
-import argparse
-import ast
-import os
-import shutil
-import subprocess
-import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from micrograd.engine import OPS, FloatMath, Value, _backprop, _begin_backward, topo_order
+from micrograd.engine import Value, topo_order
 
 MAX_NODES = 500  # beyond this a drawing is unreadable and Graphviz slow: ask for it explicitly
 
 
-def _number(x: Any) -> str:
+def fmt_number(x: Any) -> str:
+    """A number as drawings and explanations show it."""
     x = x.data if isinstance(x, Value) else x
     return f"{x:.4g}" if isinstance(x, float) else str(x)
 
@@ -55,7 +50,7 @@ def names(order: list[Value]) -> dict[Value, str]:
         if v.label:
             result[v] = v.label
         elif not v._prev:
-            result[v] = _number(v.data)
+            result[v] = fmt_number(v.data)
         else:
             text = f"({formula(v, [result[p] for p in v._prev])})"
             result[v] = text if len(text) <= 24 else f"n{i}"
@@ -87,7 +82,7 @@ def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Dr
             else "inner"
         )
         label = f"{v.label} | " if v.label else ""
-        d.boxes.append((f"v{i}", f"{label}data {_number(v.data)} | grad {_number(v.grad)}", kind))
+        d.boxes.append((f"v{i}", f"{label}data {fmt_number(v.data)} | grad {fmt_number(v.grad)}", kind))
         if v._prev:
             d.ops.append((f"v{i}op", v._op))
             d.edges.append((f"v{i}op", f"v{i}", ""))
@@ -225,10 +220,10 @@ class Explanation:
             "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
         ]
         for s in self.steps:
-            lines.append(f"   {s.node} = {s.formula}, grad {_number(s.grad)}: {s.node}._backward()")
+            lines.append(f"   {s.node} = {s.formula}, grad {fmt_number(s.grad)}: {s.node}._backward()")
             for c in s.contributions:
                 how = (
-                    f"{_number(c.local)} * {_number(c.upstream)}"
+                    f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
                     if c.local is not None
                     else "(custom _backward)"
                 )
@@ -238,46 +233,62 @@ class Explanation:
                     else ""
                 )
                 lines.append(
-                    f"      {c.input}.grad += {how} = {_number(c.added)}  -> {_number(c.total)}{why}"
+                    f"      {c.input}.grad += {how} = {fmt_number(c.added)}  -> {fmt_number(c.total)}{why}"
                 )
         return "\n".join(lines)
 
 
 def explain(root: Value, max_nodes: int | None = MAX_NODES) -> Explanation:
-    """Run `root.backward()` one node at a time and record each step (also sets the grads)."""
+    """Step through `root.backward()` one node at a time and record what each step adds.
+
+    It works on its own copy of the grads, so no Value's .grad changes; its totals are what one
+    `root.backward()` from zero grads gives."""
     order = _nodes(root, max_nodes)
     name = names(order)
-    finish = _begin_backward(order, root, create_graph=False)
+    grad: dict[Value, Any] = {v: 0 for v in order}
+    grad[root] = 1  # the output's grad is set to 1
     steps: list[Step] = []
     received: set[Value] = set()
     for node in reversed(order):
         if not node._prev:
             continue
-        before = [p.grad for p in node._prev]
-        user = node._user_backward is not None
-        locals_ = (
-            [None] * len(node._prev)
-            if user
-            else OPS[node._op].local(FloatMath, node.data, *[p.data for p in node._prev])
-        )
-        _backprop((node,), FloatMath)  # the engine's own chain rule does the work
+        upstream = grad[node]
+        if node._user_backward is not None:  # run the hand-written closure on the copy
+            after = _run_closure(node, order, grad)
+            locals_: Sequence[Any] = [None] * len(node._prev)
+        else:
+            locals_ = node._local
         contributions = []
-        running: dict[Value, float] = {}  # an input used twice by this node gets two additions
-        for k, (p, d) in enumerate(zip(node._prev, locals_)):
-            added = p.grad - before[k] if d is None else d * node.grad
-            total = running.get(p, before[k]) + added
-            running[p] = total
-            contributions.append(Contribution(name[p], d, node.grad, added, total, p in received))
+        for p, d in zip(node._prev, locals_):
+            if d is None:
+                added, grad[p] = after[p] - grad[p], after[p]
+            else:  # the engine's chain rule, step for step: input.grad += local * grad
+                added = d * upstream
+                grad[p] = grad[p] + added
+            contributions.append(Contribution(name[p], d, upstream, added, grad[p], p in received))
             received.add(p)
         step_formula = formula(node, [name[p] for p in node._prev])
-        steps.append(Step(name[node], step_formula, node.grad, contributions))
-    finish()
+        steps.append(Step(name[node], step_formula, upstream, contributions))
     return Explanation([name[v] for v in order], name[root], steps)
 
 
+def _run_closure(node: Value, order: list[Value], grad: dict[Value, Any]) -> dict[Value, Any]:
+    """The inputs' grads after `node`'s hand-written _backward runs on the grads in `grad`; every
+    .grad is put back as it was afterwards."""
+    saved = [v.grad for v in order]
+    try:
+        for v in order:
+            v.grad = grad[v]
+        node._backward()
+        return {p: p.grad for p in node._prev}
+    finally:
+        for v, g in zip(order, saved):
+            v.grad = g
+
+
 def backward_sequence(root: Value, max_nodes: int | None = 60) -> str:
-    """A Mermaid sequence diagram of one backward pass (runs it): the seed, each _backward call
-    and each `+=` it makes, in the order backward() makes them."""
+    """A Mermaid sequence diagram of one backward pass (as explain(), changing no grad): the
+    output's grad of 1, each _backward call and each `+=` it makes, in backward()'s order."""
     ex = explain(root, max_nodes)
     ids = {n: f"P{i}" for i, n in enumerate(reversed(ex.order))}
     lines = ["sequenceDiagram", "    participant U as user code"]
@@ -290,186 +301,8 @@ def backward_sequence(root: Value, max_nodes: int | None = 60) -> str:
     ]
     for s in ex.steps:
         me = ids[s.node]
-        lines.append(f"    {me}->>{me}: {s.node}._backward()  (grad {_number(s.grad)})")
+        lines.append(f"    {me}->>{me}: {s.node}._backward()  (grad {fmt_number(s.grad)})")
         for c in s.contributions:
-            how = f"{_number(c.local)} * {_number(c.upstream)} = " if c.local is not None else ""
-            lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad += {how}{_number(c.added)}")
+            how = f"{fmt_number(c.local)} * {fmt_number(c.upstream)} = " if c.local is not None else ""
+            lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad += {how}{fmt_number(c.added)}")
     return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------- expressions for the CLI
-FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
-_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
-
-
-class ExpressionError(ValueError):
-    """An expression uses something outside the small allowed language."""
-
-
-def parse_expression(text: str, values: dict[str, float]) -> Value:
-    """Evaluate `text` on Values without eval(): names from `values`, numbers, + - * / **,
-    parentheses and the functions relu, tanh, sigmoid, exp, log. Anything else is refused."""
-    if len(text) > 2000:
-        raise ExpressionError("expression longer than 2000 characters")
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, RecursionError, MemoryError) as e:
-        raise ExpressionError(f"not a valid expression: {getattr(e, 'msg', e)}") from None
-    leaves = {n: Value(x, label=n) for n, x in values.items()}
-
-    def ev(node: ast.AST) -> Value:
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            a, b = ev(node.left), ev(node.right)
-            op = type(node.op)
-            return (
-                a + b
-                if op is ast.Add
-                else a - b
-                if op is ast.Sub
-                else a * b
-                if op is ast.Mult
-                else a / b
-                if op is ast.Div
-                else a**b
-            )
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = ev(node.operand)
-            return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return Value(float(node.value))  # type: ignore[arg-type]
-        if isinstance(node, ast.Name):
-            if node.id not in leaves:
-                raise ExpressionError(
-                    f"unknown name {node.id!r}: give it a value with --set {node.id}=1.0"
-                )
-            return leaves[node.id]
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id in FUNCTIONS
-            and len(node.args) == 1
-            and not node.keywords
-        ):
-            return getattr(ev(node.args[0]), node.func.id)()  # type: ignore[no-any-return,unused-ignore]
-        if isinstance(node, ast.Call):
-            raise ExpressionError(
-                f"only these functions can be called, with one argument: {', '.join(FUNCTIONS)}"
-            )
-        raise ExpressionError(
-            f"{type(node).__name__} is not allowed in an expression: {ast.unparse(node)!r}"
-        )
-
-    try:
-        out = ev(tree.body)
-    except RecursionError:
-        raise ExpressionError("expression nested too deeply") from None
-    except (ArithmeticError, TypeError, ValueError) as e:
-        raise ExpressionError(f"cannot evaluate: {e}") from None
-    if not out.label:
-        out.label = "out"
-    return out
-
-
-def _assignments(items: list[str]) -> dict[str, float]:
-    values = {}
-    for item in items:
-        name, eq, number = item.partition("=")
-        name = name.strip()
-        if not eq or not name.isidentifier():
-            raise ExpressionError(f"--set expects NAME=NUMBER, got {item!r}")
-        try:
-            values[name] = float(number)
-        except ValueError:
-            raise ExpressionError(f"--set {name}: {number!r} is not a number") from None
-    return values
-
-
-def _graph_command(args: argparse.Namespace) -> int:
-    from micrograd.cli import UsageError
-
-    try:
-        out = parse_expression(args.expr, _assignments(args.set))
-    except ExpressionError as e:
-        raise UsageError(str(e)) from None
-    out.backward()
-    fmt = args.format or (os.path.splitext(args.output)[1].lstrip(".") if args.output else "dot")
-    if fmt not in ("svg", "png", "dot", "mermaid"):
-        raise UsageError(f"unknown format {fmt!r}: use svg, png, dot or mermaid")
-    text = (
-        to_mermaid(out, max_nodes=args.max_nodes)
-        if fmt == "mermaid"
-        else to_dot(out, max_nodes=args.max_nodes)
-    )
-    data = text.encode()
-    if fmt in ("svg", "png"):
-        dot = shutil.which("dot")
-        if dot is None:
-            raise OSError(
-                f"--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
-                "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
-                "or https://graphviz.org/download/; --format dot and --format mermaid need nothing"
-            )
-        data = subprocess.run([dot, f"-T{fmt}"], input=data, capture_output=True, check=True).stdout
-        if fmt == "png" and not args.output:
-            raise UsageError("--format png writes binary data: give a file with -o FILE")
-    if args.output:
-        from micrograd.io import atomic_write
-
-        atomic_write(args.output, data)
-    else:
-        sys.stdout.write(data.decode())
-    return 0
-
-
-def _explain_command(args: argparse.Namespace) -> int:
-    from micrograd.cli import UsageError
-
-    try:
-        out = parse_expression(args.expr, _assignments(args.set))
-    except ExpressionError as e:
-        raise UsageError(str(e)) from None
-    print(f"{out.label} = {args.expr} = {_number(out.data)}")
-    print(explain(out, max_nodes=args.max_nodes))
-    return 0
-
-
-def add_cli_commands(sub: Any) -> None:
-    """Add `graph` and `explain` to the `micrograd` command."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "expr",
-        help="e.g. 'relu(a*b + c)': names, numbers, + - * / **, ( ), " + ", ".join(FUNCTIONS),
-    )
-    common.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=NUMBER",
-        help="a value for a name (repeat)",
-    )
-    common.add_argument(
-        "--max-nodes",
-        type=int,
-        default=MAX_NODES,
-        help="refuse graphs larger than this (default: %(default)s)",
-    )
-    g = sub.add_parser(
-        "graph",
-        parents=[common],
-        help="draw the graph of an expression after backward",
-        description="Draw the graph of an expression, with each Value's data and grad.",
-    )
-    g.add_argument(
-        "--format",
-        choices=["svg", "png", "dot", "mermaid"],
-        help="default: from -o's extension, else dot",
-    )
-    g.add_argument("-o", "--output", help="write to this file (default: standard output)")
-    g.set_defaults(run=_graph_command)
-    e = sub.add_parser(
-        "explain",
-        parents=[common],
-        help="print the steps of backward for an expression",
-        description="Run backward on an expression and print every step of the chain rule.",
-    )
-    e.set_defaults(run=_explain_command)
