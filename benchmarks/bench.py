@@ -40,6 +40,7 @@ class Worker:
         )
         self.first = self.ask({**setup, "engine": engine})
         self.times: list[float] = []
+        self.rounds: list[float] = []  # the median step of each round, for paired ratios
 
     def ask(self, msg):
         self.proc.stdin.write(json.dumps(msg) + "\n")
@@ -52,7 +53,9 @@ class Worker:
         return json.loads(line)
 
     def run(self, steps):
-        self.times += self.ask({"steps": steps})["times"]
+        times = self.ask({"steps": steps})["times"]
+        self.times += times
+        self.rounds.append(statistics.median(times))
 
     def close(self):
         self.proc.stdin.close()
@@ -79,6 +82,13 @@ def rel_error(a, b):
     return max(abs(x - y) for x, y in zip(a, b)) / scale
 
 
+def paired(base, other):
+    """Median and range of base/other over the rounds: each round's engines ran side by side, so
+    the machine's load falls on both (medians of separate runs moved 9x-17x with the load)."""
+    ratios = [b / o for b, o in zip(base.rounds, other.rounds)]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
 def summary(times):
     return {
         "median": statistics.median(times),
@@ -101,19 +111,16 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     setup = workload([16, 16])
+    tuned = {"BENCH_GC": "tuned"}
     engines = [
         ("this eager engine", sys.executable, "eager", None),
-        ("this fast path", sys.executable, "fast", None),
+        ("this eager engine, tuned()", sys.executable, "eager", tuned),
+        ("this fast path, tuned()", sys.executable, "fast", tuned),
     ]
     if args.original_python:
         engines += [
             ("micrograd 0.1.0", args.original_python, "original", None),
-            (
-                "micrograd 0.1.0, GC as ours",
-                args.original_python,
-                "original",
-                {"BENCH_GC": "tuned"},
-            ),
+            ("micrograd 0.1.0, tuned GC", args.original_python, "original", tuned),
         ]
     for name, module, engine in [
         ("PyTorch float64 batched", "torch", "torch"),
@@ -158,7 +165,7 @@ def main(argv=None):
     base = next((w for w in workers if w.name == "micrograd 0.1.0"), None)
     torch_w = next((w for w in workers if w.name.startswith("PyTorch")), None)
     print(
-        f"\n{'engine':30} {'s/step median':>14} {'min':>10} {'max':>10} {'vs 0.1.0':>9} {'vs torch':>9} {'loss err':>9} {'grad err':>9}"
+        f"\n{'engine':30} {'s/step median':>14} {'min':>10} {'max':>10} {'vs 0.1.0 (paired, range)':>26} {'vs torch':>9} {'loss err':>9} {'grad err':>9}"
     )
     for w in workers:
         s = summary(w.times)
@@ -168,15 +175,18 @@ def main(argv=None):
             "grad_rel_error": rel_error(w.first["grads"], ref["grads"]),
         }
         if base:
-            row["speedup_vs_original"] = statistics.median(base.times) / s["median"]
+            row["speedup_vs_original"], lo, hi = paired(base, w)
+            row["speedup_range"] = [lo, hi]
         if torch_w:
-            row["time_vs_torch"] = s["median"] / statistics.median(torch_w.times)
+            row["time_vs_torch"] = paired(w, torch_w)[0]
         if "bytes_per_value" in w.first:
             row["bytes_per_value"] = w.first["bytes_per_value"]
         results["engines"][w.name] = row
+        lo, hi = row.get("speedup_range", [float("nan")] * 2)
+        speedup = f"{row.get('speedup_vs_original', float('nan')):.1f}x [{lo:.1f}..{hi:.1f}]"
         print(
-            f"{w.name:30} {s['median']:14.6f} {s['min']:10.6f} {s['max']:10.6f} "
-            f"{row.get('speedup_vs_original', float('nan')):8.1f}x {row.get('time_vs_torch', float('nan')):8.2f}x "
+            f"{w.name:30} {s['median']:14.6f} {s['min']:10.6f} {s['max']:10.6f} {speedup:>26} "
+            f"{row.get('time_vs_torch', float('nan')):8.2f}x "
             f"{row['loss_rel_error']:9.1e} {row['grad_rel_error']:9.1e}"
         )
     for w in workers:
@@ -184,6 +194,14 @@ def main(argv=None):
             print(
                 f"memory, {w.name}: {w.first['bytes_per_value']:.0f} bytes per Value (tracemalloc, forward of W)"
             )
+    loop = workers[0].ask({"loop": 100})["seconds"]
+    results["demo_loop_100_steps_seconds"] = loop
+    line = f"the original demo's 100-step loop, this eager engine (default GC): {loop:.1f} s"
+    if base:
+        estimate = 100 * statistics.mean(base.times)
+        results["demo_loop_100_steps_original_estimate"] = estimate
+        line += f"; micrograd 0.1.0: ~{estimate:.0f} s (100 x its mean step), {estimate / loop:.1f}x"
+    print(line)
     chain = workers[0].ask({"chain": 1_000_000})
     results["chain_1M_seconds"] = chain["seconds"]
     print(

@@ -5,6 +5,9 @@ Protocol on stdin/stdout, one JSON document per line:
     out: {"loss": ..., "grads": [...], "values_per_step": ..., "bytes_per_value": ...}
     in:  {"steps": k}      out: {"times": [seconds per step, ...]}
     in:  {"chain": n}      out: {"seconds": ..., "grad": ...}   (eager engines)
+    in:  {"loop": k}       out: {"seconds": ...}   k steps as the demo notebook's loop runs them
+
+BENCH_GC=tuned runs the worker inside micrograd.tuned() (for 0.1.0: the same GC thresholds).
 
 Engines: "eager" and "original" (the same user code; which micrograd it imports depends on the
 interpreter bench.py starts), "fast" (micrograd.fast), "torch" (batched float64), "autograd" (HIPS).
@@ -20,8 +23,13 @@ import tracemalloc
 
 ALPHA, LR = 1e-4, 0.05
 
-if os.environ.get("BENCH_GC") == "tuned":  # the same GC thresholds micrograd-plus sets
-    gc.set_threshold(700, 10, 100)
+if os.environ.get("BENCH_GC") == "tuned":  # what micrograd.tuned() does, for either engine
+    try:
+        from micrograd.tuning import tuned
+
+        tuned().__enter__()  # for the worker's whole life
+    except ImportError:  # micrograd 0.1.0: the same GC thresholds by hand
+        gc.set_threshold(700, 10, 100)
 
 
 def count_values(root):
@@ -295,6 +303,11 @@ def main():
                 engine.step()
                 times.append(time.perf_counter() - start)
             print(json.dumps({"times": times}), flush=True)
+        elif "loop" in cmd:
+            start = time.perf_counter()
+            for _ in range(cmd["loop"]):
+                engine.step()
+            print(json.dumps({"seconds": time.perf_counter() - start}), flush=True)
         elif "chain" in cmd:
             try:
                 print(json.dumps(engine.chain(cmd["chain"])), flush=True)

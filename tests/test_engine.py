@@ -320,3 +320,70 @@ def test_negative_base_follows_pytorch():
     w = Value(2.0)
     (z**w).backward()
     assert w.grad == 0.0
+
+
+# ---------------------------------------------------------------------------- one rule per op
+def _doubled_mul(m, a, b):
+    """A different `*` (2ab). Its locals are written with +, since on Values (create_graph) a `*`
+    in them would be this rule again."""
+    return a * b + a * b, (b + b, a + a)
+
+
+def _doubled_tanh(m, a):
+    """A different `tanh` (2 tanh a), written with exp so that it does not call itself."""
+    t = 1 - 2 / (m.exp(2 * a) + 1)
+    return 2 * t, (2 * (1 - t * t),)
+
+
+@pytest.mark.parametrize(
+    "name, rule, f",
+    [("*", _doubled_mul, lambda a, b: a * b), ("tanh", _doubled_tanh, lambda a, b: a.tanh() * b)],
+)
+def test_one_row_of_OPS_defines_the_op_everywhere(monkeypatch, name, rule, f):
+    xs = [0.3, -1.7]
+    _, g_before = _value_and_grads(f, xs)
+    monkeypatch.setitem(OPS, name, rule)
+    out, grads = _value_and_grads(f, xs)
+    # eager forward and backward
+    if name == "*":
+        assert out == 2 * 0.3 * -1.7 and grads == [2 * -1.7, 2 * 0.3]
+    else:
+        t = math.tanh(0.3)
+        assert out == pytest.approx(2 * t * -1.7) and grads == pytest.approx([g * 2 for g in g_before])
+    # create_graph: the locals come from the same row, run on Values; there the chain rule's own
+    # product `local * grad` is a `*` node too, so a doubled `*` doubles it once more
+    x, y = Value(xs[0]), Value(xs[1])
+    f(x, y).backward(create_graph=True)
+    assert x.grad.data == pytest.approx(grads[0] * (2 if name == "*" else 1), rel=1e-12)
+    # the fast path and the export run the same row
+    np = pytest.importorskip("numpy")
+    from micrograd.fast import trace
+
+    prog = trace(f, [], 2)
+    values, _, input_grads = prog.value_and_grad(np.array([xs]))
+    assert values[0] == pytest.approx(out, rel=1e-12)
+    assert input_grads[0].tolist() == pytest.approx(grads, rel=1e-12)
+    torch = pytest.importorskip("torch")
+    from micrograd.export import to_torch_fn
+
+    a, b = Value(xs[0]), Value(xs[1])
+    fn = to_torch_fn(f(a, b), [a, b])
+    assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)
+
+
+def _value_and_grads(f, xs):
+    vs = [Value(x) for x in xs]
+    out = f(*vs)
+    out.backward()
+    return out.data, [v.grad for v in vs]
+
+
+def test_a_constant_exponent_is_data_of_the_node_and_OPS_does_not_grow():
+    before = dict(OPS)
+    x = Value(1.5)
+    for k in [2, 3, 0.5, -1.25, 7]:
+        y = x**k
+        assert y._op == f"**{k}" and y._k == k and y._prev == (x,)
+    for i in range(1000):
+        x ** (i / 7)
+    assert OPS == before  # redteam R4: no rule per exponent

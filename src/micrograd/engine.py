@@ -48,6 +48,9 @@ class Value:
         if _children:
             _link_by_hand(self, tuple(_children))
 
+    def __repr__(self) -> str:
+        return f"Value(data={self.data}, grad={self.grad})"
+
     # ---- ops: each runs the rule of its name in OPS, which gives the output and the local
     # derivatives, and keeps both on the new Value
     def __add__(self, other: Operand) -> Value:
@@ -120,16 +123,20 @@ class Value:
                 _backward_in_mode(topo, create_graph)
                 return
             for v in reversed(topo):  # 3. outputs before inputs: v.grad is complete when v runs
-                if v._a is None:  # a leaf: nothing to pass on
+                a = v._a
+                if a is None:  # a leaf: nothing to pass on
                     continue
-                if v._user_backward is not None:  # a closure written the original micrograd's way
-                    v._user_backward()
+                da = v._da
+                if da is None:  # no local derivatives: a closure written the original's way
+                    v._backward()
                     continue
-                # the chain rule: input.grad += d v / d input * v.grad, for each input of v
-                v._a.grad += v._da * v.grad
-                if v._b is not None:
-                    v._b.grad += v._db * v.grad
+                # the chain rule: input.grad += (d v / d input) * v.grad, for each input of v
+                a.grad += da * v.grad
+                b = v._b
+                if b is not None:
+                    b.grad += v._db * v.grad
 
+    # ---- the original's internals, read the original's way (lecture code walks _prev)
     @property
     def _prev(self) -> tuple[Value, ...]:
         """The inputs, in operand order (the original kept a set, whose order varied by run)."""
@@ -153,9 +160,7 @@ class Value:
     @_backward.setter
     def _backward(self, fn: Callable[[], None]) -> None:
         self._user_backward = fn
-
-    def __repr__(self) -> str:
-        return f"Value(data={self.data}, grad={self.grad})"
+        self._da = self._db = None  # backward() runs the closure instead of the kept locals
 
     # ---- comparisons read .data (they have no gradient); equality stays identity, so Values hash
     def __lt__(self, other: Operand) -> bool:
@@ -271,21 +276,22 @@ def topo_order(root: Value) -> list[Value]:
     stack = [root]
     while stack:
         node = stack[-1]
-        a = node._a  # visit the first input not seen yet; when there is none, the node is done
-        if a is not None and a not in seen:
-            seen.add(a)
-            stack.append(a)
-            continue
-        b = node._b
-        if b is not None and b not in seen:
-            seen.add(b)
-            stack.append(b)
-            continue
-        rest = [v for v in node._rest if v not in seen]
-        if rest:
-            seen.add(rest[0])
-            stack.append(rest[0])
-            continue
+        a = node._a  # go into the first input not visited yet; once there is none, node is done
+        if a is not None:
+            if a not in seen:
+                seen.add(a)
+                stack.append(a)
+                continue
+            b = node._b
+            if b is not None and b not in seen:
+                seen.add(b)
+                stack.append(b)
+                continue
+            rest = node._rest and [v for v in node._rest if v not in seen]
+            if rest:
+                seen.add(rest[0])
+                stack.append(rest[0])
+                continue
         stack.pop()
         order.append(node)
     return order
@@ -298,6 +304,8 @@ def topo_order(root: Value) -> list[Value]:
 
 def _as_float(x: object, op: str) -> float:
     """x as a float, or a TypeError naming the op and the value."""
+    if type(x) is int or type(x) is float:  # the common cases, before the slower ABC check
+        return float(x)
     if isinstance(x, numbers.Real) and not isinstance(x, Value):
         try:
             return float(x)
@@ -309,25 +317,11 @@ def _as_float(x: object, op: str) -> float:
 
 def _operand(x: Operand, op: str) -> Value:
     """x as a Value: a number becomes a constant leaf, as in the original."""
-    return x if isinstance(x, Value) else Value(_as_float(x, op))
-
-
-def _new(data: float, op: str, a: Value, b: Value | None, da: Any, db: Any) -> Value:
-    """The output Value of an op on inputs a (and b), keeping the local derivatives."""
-    out = Value.__new__(Value)  # not Value(): its checks of data and inputs are not needed here
-    out.data = data
-    out.grad = 0
-    out._op = op
-    out._a = a
-    out._b = b
-    out._da = da
-    out._db = db
-    if modes.threads_in_a_mode:  # some thread is in no_grad(), detect_anomaly() or a trace
-        return _new_in_mode(out)
-    return out
+    return x if isinstance(x, Value) else Value(x if type(x) is float else _as_float(x, op))
 
 
 def _new_in_mode(out: Value) -> Value:
+    """An op's output when some thread is in a mode: a leaf in no_grad(), checked in anomaly mode."""
     if not modes.grad_enabled():
         return Value(out.data)  # no_grad(): a leaf
     if modes.anomaly_enabled():
@@ -342,34 +336,46 @@ def _fail(e: Exception, op: str, *inputs: Value) -> Exception:
 
 
 def _apply2(op: str, a: Value, b: Operand) -> Value:
+    """Run the two-input op `op` on a and b: the output Value, keeping the local derivatives."""
     if not isinstance(b, Value):
         b = _operand(b, op)
     try:
         data, (da, db) = OPS[op](FloatMath, a.data, b.data)
     except (ArithmeticError, ValueError) as e:
         raise _fail(e, op, a, b) from None
-    return _new(data, op, a, b, da, db)
+    # Value(data, (a, b), op) without the checks of a Value made by hand (this is the hot path)
+    out = Value.__new__(Value)
+    out.data = data
+    out.grad = 0
+    out._op = op
+    out._a = a
+    out._b = b
+    out._da = da
+    out._db = db
+    return _new_in_mode(out) if modes.threads_in_a_mode else out
 
 
-def _apply1(op: str, a: Value) -> Value:
+def _apply1(op: str, a: Value, rule: str = "", *consts: float) -> Value:
+    """Run the one-input op `op` on a (with the rule `rule` and its constants, for x**k)."""
     try:
-        data, (da,) = OPS[op](FloatMath, a.data)
+        data, (da,) = OPS[rule or op](FloatMath, a.data, *consts)
     except (ArithmeticError, ValueError) as e:
         raise _fail(e, op, a) from None
-    return _new(data, op, a, None, da, None)
+    out = Value.__new__(Value)
+    out.data = data
+    out.grad = 0
+    out._op = op
+    out._a = a
+    out._b = out._db = None
+    out._da = da
+    if consts:
+        out._k = consts[0]
+    return _new_in_mode(out) if modes.threads_in_a_mode else out
 
 
 def _pow_const(a: Value, k: Operand) -> Value:
     name = f"**{k}" if type(k) is int else f"**{_as_float(k, '**')!r}"  # "**2", the original's
-    k = _as_float(k, "**")
-    try:
-        data, (da,) = OPS["**k"](FloatMath, a.data, k)
-    except (ArithmeticError, ValueError) as e:
-        raise _fail(e, name, a) from None
-    out = _new(data, name, a, None, da, None)
-    if out._a is not None:
-        out._k = k
-    return out
+    return _apply1(name, a, "**k", _as_float(k, "**"))
 
 
 def _link_by_hand(v: Value, inputs: tuple[Value, ...]) -> None:
@@ -392,7 +398,7 @@ def _link_by_hand(v: Value, inputs: tuple[Value, ...]) -> None:
     if len(local) == len(inputs):
         v._da, v._db = (*local, None)[:2]
     else:  # what the original does silently (its default _backward does nothing), said aloud
-        v._user_backward = lambda: _no_rule(v)
+        v._backward = lambda: _no_rule(v)
 
 
 def _no_rule(v: Value) -> None:
@@ -426,19 +432,24 @@ def _backward_pass(topo: list[Value], root: Value, create_graph: bool) -> Iterat
     added to what the leaf held, so calling backward() twice gives exactly twice the grad. Inner
     nodes start from 0 on every call, so stale grads never compound."""
     with _backward_lock:
-        before = [v.grad for v in topo]
-        for v in topo:
+        held = [(v, v.grad) for v in topo if v.grad is not _ZERO]
+        for v, _ in held:
             v.grad = 0
         root.grad = Value(1.0) if create_graph else 1  # the original seeds an int 1
         try:
             yield
-        except BaseException:
-            for v, g in zip(topo, before):
+        except BaseException:  # a closure, an anomaly check or an overflow stopped the pass
+            for v in topo:
+                v.grad = 0
+            for v, g in held:
                 v.grad = g
             raise
-        for v, g in zip(topo, before):
-            if v._a is None and not (type(g) is int and g == 0):
+        for v, g in held:
+            if v._a is None:
                 v.grad = g + v.grad
+
+
+_ZERO = 0  # the grad of a fresh Value: nothing to keep (an identity test, cheaper than ==)
 
 
 def _chain_rule_step(v: Value, m: Any = None) -> None:
@@ -448,8 +459,8 @@ def _chain_rule_step(v: Value, m: Any = None) -> None:
     the grads get a graph of their own (backward(create_graph=True))."""
     if v._a is None:
         return
-    if v._user_backward is not None:
-        v._user_backward()
+    if v._da is None:  # a hand-written closure
+        v._backward()
         return
     local = v._local if m is None else apply_rule(v, m, v._prev)[1]
     for x, d in zip(v._prev, local):
