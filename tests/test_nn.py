@@ -68,9 +68,14 @@ def test_zero_grad_and_repr():
     assert any(p.grad != 0 for p in model.parameters())
     model.zero_grad()
     assert all(p.grad == 0 for p in model.parameters())
-    assert repr(model) == "MLP(2, [2, 1], activation='relu')"
-    assert repr(Layer(2, 3)) == "Layer(2, 3, activation='relu')"
-    assert repr(Neuron(2, nonlin=False)) == "Neuron(2, activation='linear')"
+    assert repr(model) == "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
+    assert model.spec == "MLP(2, [2, 1], activation='relu')"
+    assert repr(Layer(2, 3)) == "Layer of [ReLUNeuron(2), ReLUNeuron(2), ReLUNeuron(2)]"
+    assert repr(Neuron(2, nonlin=False)) == "LinearNeuron(2)"
+    # an option the original lacks: the richer form
+    assert repr(MLP(2, [3, 1], activation="tanh")) == "MLP(2, [3, 1], activation='tanh')"
+    assert repr(Layer(2, 3, activation="sigmoid")) == "Layer(2, 3, activation='sigmoid')"
+    assert repr(Neuron(2, activation="tanh")) == "Neuron(2, activation='tanh')"
     assert Neuron(2).nonlin and not Neuron(2, nonlin=False).nonlin
 
 

@@ -106,7 +106,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     if not args.no_plot:
         from micrograd import plot
 
-        title = f"{args.data}: {model!r}, test accuracy {test_acc:.2f}"
+        title = f"{args.data}: {model.spec}, test accuracy {test_acc:.2f}"
         plot.decision_boundary(
             clf,
             X_train,

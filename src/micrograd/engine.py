@@ -283,15 +283,16 @@ def topo_order(root: Value) -> list[Value]:
                 stack.append(a)
                 continue
             b = node._b
-            if b is not None and b not in seen:
-                seen.add(b)
-                stack.append(b)
-                continue
-            rest = node._rest and [v for v in node._rest if v not in seen]
-            if rest:
-                seen.add(rest[0])
-                stack.append(rest[0])
-                continue
+            if b is not None:
+                if b not in seen:
+                    seen.add(b)
+                    stack.append(b)
+                    continue
+                rest = node._rest and [v for v in node._rest if v not in seen]
+                if rest:  # a node made by hand with more than two inputs
+                    seen.add(rest[0])
+                    stack.append(rest[0])
+                    continue
         stack.pop()
         order.append(node)
     return order

@@ -64,7 +64,7 @@ def from_torch(module: Any, model: MLP | None = None) -> MLP:
     if model is None:
         model = MLP(sizes[0], sizes[1:], activation=activation)
     if model.sizes != sizes or (len(linears) > 1 and model.activation != activation):
-        raise ValueError(f"from_torch: {module!r} does not fit {model!r}")
+        raise ValueError(f"from_torch: {module!r} does not fit {model.spec}")
     state = {}
     for i, linear in enumerate(linears):
         weight, bias = (

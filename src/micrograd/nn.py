@@ -32,7 +32,7 @@ class Module:
     def zero_grad(self) -> None:
         """Set every parameter's grad to 0 (gradients accumulate across backward calls)."""
         for p in self.parameters():
-            p.grad = 0.0
+            p.grad = 0  # an int, as the original: a parameter then prints grad=0
 
     def state_dict(self) -> dict[str, float]:
         """Parameter values by name: plain floats, ready for JSON."""
@@ -65,7 +65,7 @@ def _checked_state(model: Module, state: Any) -> dict[str, float]:
     extra = [n for n in state if n not in set(names)]
     if missing or extra:
         raise ValueError(
-            f"state does not fit {model!r}: missing {missing[:5]}{'...' if len(missing) > 5 else ''}, "
+            f"state does not fit {getattr(model, 'spec', type(model).__name__)}: missing {missing[:5]}{'...' if len(missing) > 5 else ''}, "
             f"unexpected {extra[:5]}{'...' if len(extra) > 5 else ''}"
         )
     return {n: _check_param(n, state[n]) for n in names}
@@ -112,6 +112,8 @@ class Neuron(Module):
         return [(f"w.{i}", w) for i, w in enumerate(self.w)] + [("b", self.b)]
 
     def __repr__(self) -> str:
+        if self.activation in ("relu", "linear"):  # the original's neurons print as it prints them
+            return f"{'ReLU' if self.activation == 'relu' else 'Linear'}Neuron({len(self.w)})"
         return f"Neuron({len(self.w)}, activation={self.activation!r})"
 
 
@@ -140,6 +142,8 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         n = self.neurons[0]
+        if n.activation in ("relu", "linear"):
+            return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"  # the original's text
         return f"Layer({len(n.w)}, {len(self.neurons)}, activation={n.activation!r})"
 
 
@@ -175,5 +179,12 @@ class MLP(Module):
         ]
 
     def __repr__(self) -> str:
+        if self.activation == "relu":  # built with the original's arguments: its text
+            return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
+        return self.spec
+
+    @property
+    def spec(self) -> str:
+        """The call that builds this architecture, e.g. "MLP(2, [16, 16, 1], activation='relu')"."""
         s = self.sizes
         return f"MLP({s[0]}, {s[1:]}, activation={self.activation!r})"

@@ -26,7 +26,7 @@ class Optimizer:
     def zero_grad(self) -> None:
         """Set every parameter's grad to 0."""
         for p in self.params:
-            p.grad = 0.0
+            p.grad = 0  # as Module.zero_grad() and the original
 
     def step(self) -> None:
         """Update every parameter once."""
