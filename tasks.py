@@ -1,28 +1,49 @@
 """Set up and run this project's jobs with nothing but Python 3 (3.10+), pip and venv.
 
     python3 tasks.py demo     # make .venv, install micrograd with the demo's extras, run `micrograd demo`
-    python3 tasks.py test     # make .venv, install the test tools, run ruff, mypy and pytest
-    python3 tasks.py bench    # also install micrograd 0.1.0 in .bench-venv, then run the benchmark
+    python3 tasks.py test     # make .venv with the test tools and micrograd 0.1.0 beside it (for the
+                              # differential tests), run ruff, mypy and pytest
+    python3 tasks.py core     # the engine/nn/optim/losses/data/io tests with no extras installed
+    python3 tasks.py fuzz     # property tests with random seeds and 15x the examples, then atheris
+    python3 tasks.py bench    # the benchmark against micrograd 0.1.0, PyTorch and others
 
-Extra arguments go to the command that is run (`python3 tasks.py test -k engine`).
+Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
+`--seed N` to replay a run and `--seconds S` for the atheris fuzzer.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import venv
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 VENV = os.path.join(ROOT, ".venv")
-BENCH_VENV = os.path.join(ROOT, ".bench-venv")  # the original micrograd also imports as `micrograd`
+CORE_VENV = os.path.join(ROOT, ".venv-core")  # only pytest and hypothesis: the core needs no extra
+# micrograd 0.1.0, the original, for the differential tests and the benchmark (it also imports as
+# `micrograd`, so it lives in an environment of its own)
+ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
+CORE_TESTS = [
+    f"tests/test_{m}.py"
+    for m in ("engine", "nn", "optim", "losses", "data", "io", "functional", "properties", "seeds")
+]
+PROPERTY_TESTS = [
+    "tests/test_properties.py",
+    "tests/test_hardening.py",
+    "tests/test_fast.py",
+    "tests/test_functional.py",
+    "tests/test_torch_oracle.py",
+    "tests/test_export.py",
+    "tests/test_differential.py",
+]
 
 
-def run(*cmd: str) -> None:
+def run(*cmd: str, env: dict[str, str] | None = None) -> None:
     """Run a command from the project root; stop with its exit status if it fails."""
     print("+", " ".join(cmd), flush=True)
-    code = subprocess.call(cmd, cwd=ROOT)
+    code = subprocess.call(cmd, cwd=ROOT, env={**os.environ, **(env or {})})
     if code:
         sys.exit(code)
 
@@ -38,7 +59,22 @@ def make_venv(path: str) -> str:
     python = bin_of(path, "python")
     if not os.path.exists(python):
         venv.create(path, with_pip=True)
-    run(python, "-m", "pip", "install", "-q", "--upgrade", "pip>=25.1")
+        run(python, "-m", "pip", "install", "-q", "--upgrade", "pip>=25.1")
+    return python
+
+
+def original() -> str | None:
+    """.original-venv with micrograd 0.1.0 (the same marker file as tests/test_differential.py);
+    None, with a message, where it cannot be installed (the differential tests then skip)."""
+    python = bin_of(ORIGINAL_VENV, "python")
+    ready = os.path.join(ORIGINAL_VENV, "installed")
+    if not os.path.exists(ready):
+        venv.create(ORIGINAL_VENV, with_pip=True, clear=True)
+        code = subprocess.call([python, "-m", "pip", "install", "-q", "micrograd==0.1.0"])
+        if code:
+            print("micrograd 0.1.0 could not be installed: the differential tests will skip")
+            return None
+        open(ready, "w").close()
     return python
 
 
@@ -48,35 +84,66 @@ def demo(args: list[str]) -> None:
     run(bin_of(VENV, "micrograd"), "demo", *args)
 
 
-def test(args: list[str]) -> None:
+def install_test_tools() -> str:
     python = make_venv(VENV)
-    run(
-        python,
-        "-m",
-        "pip",
-        "install",
-        "-q",
-        "-e",
-        ".[all,torch]",
-        "--group",
-        "test",
-        "--group",
-        "lint",
-    )
-    run(python, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "fuzz", "tasks.py")
+    groups = ["--group", "test", "--group", "lint"]
+    run(python, "-m", "pip", "install", "-q", "-e", ".[all,torch]", *groups)
+    return python
+
+
+def test(args: list[str]) -> None:
+    python = install_test_tools()
+    original()
+    paths = ["src", "tests", "benchmarks", "examples", "fuzz", "tasks.py"]
+    run(python, "-m", "ruff", "check", *paths)
+    run(python, "-m", "ruff", "format", "--check", *paths)
     run(python, "-m", "mypy")
     run(python, "-m", "pytest", "-n", "2", *args)
+
+
+def core(args: list[str]) -> None:
+    python = make_venv(CORE_VENV)
+    run(python, "-m", "pip", "install", "-q", "-e", ".", "pytest>=8", "hypothesis>=6.100")
+    # MICROGRAD_NO_SKIPS: a skipped test fails the run (tests/conftest.py): here nothing may hide
+    run(python, "-m", "pytest", *CORE_TESTS, *args, env={"MICROGRAD_NO_SKIPS": "1"})
+
+
+def fuzz(args: list[str]) -> None:
+    seed, seconds = random.randrange(2**32), 600
+    rest = []
+    while args:
+        arg = args.pop(0)
+        if arg == "--seed":
+            seed = int(args.pop(0))
+        elif arg == "--seconds":
+            seconds = int(args.pop(0))
+        else:
+            rest.append(arg)
+    python = install_test_tools()
+    original()
+    replay = f"python3 tasks.py fuzz --seed {seed}"
+    print(f"fuzzing with seed {seed}; replay a failure with: {replay}", flush=True)
+    env = {"MICROGRAD_HYPOTHESIS_PROFILE": "fuzz"}
+    cmd = [python, "-m", "pytest", "-n", "2", f"--hypothesis-seed={seed}", *PROPERTY_TESTS, *rest]
+    print("+", " ".join(cmd), flush=True)
+    if subprocess.call(cmd, cwd=ROOT, env={**os.environ, **env}):
+        sys.exit(f"a property test failed; replay with: {replay} (its output shows the example)")
+    atheris = [python, "fuzz/fuzz_expressions.py", f"-max_total_time={seconds}"]
+    atheris += [f"-seed={seed}", "-dict=fuzz/expressions.dict"]
+    run(*atheris)
+    print(f"fuzzing found nothing (seed {seed})")
 
 
 def bench(args: list[str]) -> None:
     python = make_venv(VENV)
     run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]", "--group", "bench")
-    original = make_venv(BENCH_VENV)
-    run(original, "-m", "pip", "install", "-q", "micrograd==0.1.0")
-    run(python, "benchmarks/bench.py", "--original-python", original, *args)
+    original_python = original()
+    if original_python is None:
+        sys.exit("the benchmark needs micrograd 0.1.0 (pip install micrograd==0.1.0)")
+    run(python, "benchmarks/bench.py", "--original-python", original_python, *args)
 
 
-JOBS = {"demo": demo, "test": test, "bench": bench}
+JOBS = {"demo": demo, "test": test, "core": core, "fuzz": fuzz, "bench": bench}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in JOBS:

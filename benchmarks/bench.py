@@ -200,7 +200,9 @@ def main(argv=None):
     if base:
         estimate = 100 * statistics.mean(base.times)
         results["demo_loop_100_steps_original_estimate"] = estimate
-        line += f"; micrograd 0.1.0: ~{estimate:.0f} s (100 x its mean step), {estimate / loop:.1f}x"
+        line += (
+            f"; micrograd 0.1.0: ~{estimate:.0f} s (100 x its mean step), {estimate / loop:.1f}x"
+        )
     print(line)
     chain = workers[0].ask({"chain": 1_000_000})
     results["chain_1M_seconds"] = chain["seconds"]

@@ -1,4 +1,61 @@
+"""Test settings shared by every test file.
+
+Hypothesis runs the same examples on every machine (derandomized, no database, no deadline for a
+slow shared machine to trip), so a newcomer's first `python3 tasks.py test` is CI's run.
+`python3 tasks.py fuzz` explores instead: the "fuzz" profile draws random examples, 15x as many.
+"""
+
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))  # the helpers next to the tests (programs.py)
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))  # the helpers next to the tests (programs.py ...)
+
+settings.register_profile(
+    "micrograd",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "fuzz",
+    derandomize=False,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE", "micrograd"))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print what the differential tests counted (recorded with record_property)."""
+    lines = {}  # the last value each test recorded (a hypothesis test records once per example)
+    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get(
+        "failed", []
+    ):
+        for name, value in getattr(report, "user_properties", []):
+            if name == "differential":
+                lines[report.nodeid] = value
+    if lines:
+        terminalreporter.write_sep("-", "differential tests against micrograd 0.1.0")
+        for line in lines.values():
+            terminalreporter.write_line(line)
+
+
+_skipped: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped:
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Under MICROGRAD_NO_SKIPS=1 (`python3 tasks.py core`) a skipped test fails the run."""
+    if os.environ.get("MICROGRAD_NO_SKIPS") == "1" and _skipped and exitstatus == 0:
+        print(f"\nMICROGRAD_NO_SKIPS: {len(_skipped)} tests were skipped: {_skipped}")
+        session.exitstatus = 1

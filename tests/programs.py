@@ -5,8 +5,16 @@ reused (shared subexpressions) and the graph is a DAG, not a tree. Every op is d
 """
 
 import math
+import os
+import sys
 
 from hypothesis import strategies as st
+
+
+def examples(n: int) -> int:
+    """A test's number of examples: n, or 15x as many under `python3 tasks.py fuzz`."""
+    return n * 15 if os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE") == "fuzz" else n
+
 
 # name -> (arity, function of two operands that works on Values and on torch tensors)
 OPS = {
@@ -58,6 +66,38 @@ def run(program_steps, inputs):
     return out
 
 
+def central_difference(f, xs, i, eps, tolerance):
+    """d f / d xs[i] by central differences, as (numeric, None); or (None, why) where finite
+    differences cannot judge a derivative to within `tolerance` (f: floats -> float):
+    - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow);
+    - "rounding": |f| is so large that its rounding error, divided by the step, exceeds the
+      tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
+    - "not smooth": the slopes on the two sides of x differ by more than the tolerance, so f has a
+      kink, a jump or a pole within the step (redteam T1: tanh(b/a) across a = 0, relu(b)/b, 0**0).
+    Where the two one-sided slopes agree to the tolerance, f is smooth enough at this scale that
+    its derivative, whatever rule computed it, must agree with their mean."""
+
+    def at(delta):
+        ys = list(xs)
+        ys[i] += delta
+        return f(ys)
+
+    try:
+        lo, mid, hi = at(-eps), at(0.0), at(eps)
+    except (ArithmeticError, ValueError) as e:  # ExpressionError is a ValueError
+        return None, f"domain: f fails within the step ({type(e).__name__})"
+    if not all(math.isfinite(y) for y in (lo, mid, hi)):
+        return None, f"domain: f is {lo!r}, {mid!r}, {hi!r} at x - eps, x, x + eps"
+    numeric = (hi - lo) / (2 * eps)
+    rounding = 4 * max(abs(lo), abs(mid), abs(hi)) * sys.float_info.epsilon / eps
+    if rounding > tolerance / 2:
+        return None, f"rounding: |f| = {abs(mid):.3g} rounds by {rounding:.3g} per step"
+    left, right = (mid - lo) / eps, (hi - mid) / eps
+    if abs(right - left) > tolerance + rounding:
+        return None, f"not smooth: the slopes are {left!r} left and {right!r} right of x"
+    return numeric, None
+
+
 def near_kink(program_steps, xs):
     """True if some relu input is within 1e-6 of 0, where the derivative is ill-defined."""
     from micrograd import Value
@@ -68,3 +108,33 @@ def near_kink(program_steps, xs):
             return True
         vals.append(OPS[op][1](vals[i], vals[j]))
     return not all(math.isfinite(v.data) for v in vals)
+
+
+# ---------------------------------------------------------------------------- replaced rules
+def _doubled_mul(m, a, b):
+    """A different `*` (2ab). Its locals are written with +, since on Values (create_graph) a `*`
+    in them would be this rule again."""
+    return a * b + a * b, (b + b, a + a)
+
+
+def _doubled_tanh(m, a):
+    """A different `tanh` (2 tanh a), written with exp so that it does not call itself."""
+    t = 1 - 2 / (m.exp(2 * a) + 1)
+    return 2 * t, (2 * (1 - t * t),)
+
+
+# op name -> (a rule to put in its row of OPS, a function of two Values that uses the op)
+DOUBLED = {
+    "*": (_doubled_mul, lambda a, b: a * b),
+    "tanh": (_doubled_tanh, lambda a, b: a.tanh() * b),
+}
+
+
+def value_and_grads(f, xs):
+    """f(*xs) and its gradient, by the eager engine."""
+    from micrograd import Value
+
+    vs = [Value(x) for x in xs]
+    out = f(*vs)
+    out.backward()
+    return out.data, [v.grad for v in vs]

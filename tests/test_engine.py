@@ -9,6 +9,7 @@ import pytest
 from micrograd import Value, no_grad
 from micrograd.engine import OPS, FloatMath, topo_order
 from micrograd.gradcheck import gradcheck, numeric_grad
+from programs import DOUBLED, value_and_grads
 
 
 # ---------------------------------------------------------------------------- the original's API
@@ -97,7 +98,9 @@ def test_every_rule_matches_central_differences(name):
         _, local = rule(FloatMath, *xs)
         assert len(local) == inputs
         for i in range(inputs):
-            numeric = numeric_grad(lambda *vs: Value(rule(FloatMath, *[v.data for v in vs])[0]), xs, i)
+            numeric = numeric_grad(
+                lambda *vs: Value(rule(FloatMath, *[v.data for v in vs])[0]), xs, i
+            )
             assert local[i] == pytest.approx(numeric, rel=1e-6, abs=1e-8), (name, xs, i)
 
 
@@ -323,59 +326,24 @@ def test_negative_base_follows_pytorch():
 
 
 # ---------------------------------------------------------------------------- one rule per op
-def _doubled_mul(m, a, b):
-    """A different `*` (2ab). Its locals are written with +, since on Values (create_graph) a `*`
-    in them would be this rule again."""
-    return a * b + a * b, (b + b, a + a)
-
-
-def _doubled_tanh(m, a):
-    """A different `tanh` (2 tanh a), written with exp so that it does not call itself."""
-    t = 1 - 2 / (m.exp(2 * a) + 1)
-    return 2 * t, (2 * (1 - t * t),)
-
-
-@pytest.mark.parametrize(
-    "name, rule, f",
-    [("*", _doubled_mul, lambda a, b: a * b), ("tanh", _doubled_tanh, lambda a, b: a.tanh() * b)],
-)
-def test_one_row_of_OPS_defines_the_op_everywhere(monkeypatch, name, rule, f):
+@pytest.mark.parametrize("name", sorted(DOUBLED))
+def test_one_row_of_OPS_defines_the_op_in_eager_and_create_graph(monkeypatch, name):
+    rule, f = DOUBLED[name]
     xs = [0.3, -1.7]
-    _, g_before = _value_and_grads(f, xs)
+    _, before = value_and_grads(f, xs)
     monkeypatch.setitem(OPS, name, rule)
-    out, grads = _value_and_grads(f, xs)
-    # eager forward and backward
+    out, grads = value_and_grads(f, xs)
     if name == "*":
         assert out == 2 * 0.3 * -1.7 and grads == [2 * -1.7, 2 * 0.3]
     else:
-        t = math.tanh(0.3)
-        assert out == pytest.approx(2 * t * -1.7) and grads == pytest.approx([g * 2 for g in g_before])
+        assert out == pytest.approx(2 * math.tanh(0.3) * -1.7) and grads == pytest.approx(
+            [g * 2 for g in before]
+        )
     # create_graph: the locals come from the same row, run on Values; there the chain rule's own
     # product `local * grad` is a `*` node too, so a doubled `*` doubles it once more
     x, y = Value(xs[0]), Value(xs[1])
     f(x, y).backward(create_graph=True)
     assert x.grad.data == pytest.approx(grads[0] * (2 if name == "*" else 1), rel=1e-12)
-    # the fast path and the export run the same row
-    np = pytest.importorskip("numpy")
-    from micrograd.fast import trace
-
-    prog = trace(f, [], 2)
-    values, _, input_grads = prog.value_and_grad(np.array([xs]))
-    assert values[0] == pytest.approx(out, rel=1e-12)
-    assert input_grads[0].tolist() == pytest.approx(grads, rel=1e-12)
-    torch = pytest.importorskip("torch")
-    from micrograd.export import to_torch_fn
-
-    a, b = Value(xs[0]), Value(xs[1])
-    fn = to_torch_fn(f(a, b), [a, b])
-    assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)
-
-
-def _value_and_grads(f, xs):
-    vs = [Value(x) for x in xs]
-    out = f(*vs)
-    out.backward()
-    return out.data, [v.grad for v in vs]
 
 
 def test_a_constant_exponent_is_data_of_the_node_and_OPS_does_not_grow():

@@ -5,9 +5,10 @@ import random
 import pytest
 
 from micrograd import Value
+from micrograd.engine import OPS
 from micrograd.export import from_torch, to_torch, to_torch_fn
 from micrograd.nn import MLP
-from programs import near_kink, programs, run
+from programs import DOUBLED, examples, near_kink, programs, run, value_and_grads
 
 torch = pytest.importorskip("torch")
 from hypothesis import assume, given, settings  # noqa: E402
@@ -57,7 +58,7 @@ def test_from_torch_refuses_a_different_architecture():
     assert model.state_dict() == before
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(programs())
 def test_to_torch_fn_matches_any_graph(program):
     xs, steps = program
@@ -73,3 +74,14 @@ def test_to_torch_fn_matches_any_graph(program):
     for v, t in zip(leaves, ts):
         g = 0.0 if t.grad is None else t.grad.item()
         assert g == pytest.approx(v.grad, rel=1e-10, abs=1e-10)
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLED))
+def test_one_row_of_OPS_defines_the_op_in_the_export(monkeypatch, name):
+    rule, f = DOUBLED[name]
+    monkeypatch.setitem(OPS, name, rule)
+    xs = [0.3, -1.7]
+    out, _ = value_and_grads(f, xs)  # eager, with the replaced row
+    a, b = Value(xs[0]), Value(xs[1])
+    fn = to_torch_fn(f(a, b), [a, b])
+    assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)

@@ -7,9 +7,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from micrograd import Value
+from micrograd.engine import OPS
 from micrograd.losses import cross_entropy_one, l2
 from micrograd.nn import MLP
-from programs import near_kink, programs, run
+from programs import DOUBLED, examples, near_kink, programs, run, value_and_grads
 
 np = pytest.importorskip("numpy")
 from micrograd.fast import TraceError, trace  # noqa: E402
@@ -74,7 +75,7 @@ def test_multiclass_cross_entropy_program():
     assert rel_err(grads, [p.grad for p in params]) <= 1e-12
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(programs(max_inputs=3, max_steps=10), st.integers(1, 6), st.randoms(use_true_random=False))
 def test_random_programs_replay_like_eager(program, batch_size, rnd):
     xs, steps = program
@@ -177,7 +178,7 @@ def run_layered(spec, params, inputs):
     return sum(nodes[n_inputs:], Value(0.0))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(layered(), st.randoms(use_true_random=False))
 def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
     n_params, n_inputs, _ = spec
@@ -196,3 +197,14 @@ def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
         assert values[i] == pytest.approx(out.data, rel=1e-12, abs=1e-12)
         assert igrads[i].tolist() == pytest.approx([v.grad for v in leaves], rel=1e-10, abs=1e-12)
     assert pgrads.tolist() == pytest.approx(eager_pgrads.tolist(), rel=1e-10, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLED))
+def test_one_row_of_OPS_defines_the_op_on_the_fast_path(monkeypatch, name):
+    rule, f = DOUBLED[name]
+    monkeypatch.setitem(OPS, name, rule)
+    xs = [0.3, -1.7]
+    out, grads = value_and_grads(f, xs)  # eager, with the replaced row
+    values, _, input_grads = trace(f, [], 2).value_and_grad(np.array([xs]))
+    assert values[0] == pytest.approx(out, rel=1e-12)
+    assert input_grads[0].tolist() == pytest.approx(grads, rel=1e-12)

@@ -3,12 +3,10 @@
 import math
 
 import pytest
-from hypothesis import assume, given, settings
 
 from micrograd import Value
 from micrograd.functional import grad, hessian, value_and_grad
 from micrograd.gradcheck import GradcheckError, gradcheck
-from programs import near_kink, programs, run
 
 
 def nth_derivative(f, x0, n):
@@ -93,20 +91,3 @@ def test_gradcheck_catches_a_wrong_rule():
     with pytest.raises(GradcheckError, match=r"input 0 .*backward gives 3\.59.*give 2\.39"):
         gradcheck(bad_square, [1.2])
     assert gradcheck(lambda x: x * x, [1.2])
-
-
-torch = pytest.importorskip("torch")
-
-
-@settings(max_examples=40, deadline=None)
-@given(programs(max_inputs=3, max_steps=8))
-def test_hessians_of_random_programs_match_pytorch(program):
-    xs, steps = program
-    assume(not near_kink(steps, xs))
-    mine = hessian(lambda *vs: run(steps, vs))(*xs)
-    theirs = torch.autograd.functional.hessian(
-        lambda *ts: run(steps, ts), tuple(torch.tensor(x, dtype=torch.float64) for x in xs)
-    )
-    for i in range(len(xs)):
-        for j in range(len(xs)):
-            assert mine[i][j] == pytest.approx(theirs[i][j].item(), rel=1e-9, abs=1e-9)

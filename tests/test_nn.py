@@ -68,7 +68,10 @@ def test_zero_grad_and_repr():
     assert any(p.grad != 0 for p in model.parameters())
     model.zero_grad()
     assert all(p.grad == 0 for p in model.parameters())
-    assert repr(model) == "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
+    assert (
+        repr(model)
+        == "MLP of [Layer of [ReLUNeuron(2), ReLUNeuron(2)], Layer of [LinearNeuron(2)]]"
+    )
     assert model.spec == "MLP(2, [2, 1], activation='relu')"
     assert repr(Layer(2, 3)) == "Layer of [ReLUNeuron(2), ReLUNeuron(2), ReLUNeuron(2)]"
     assert repr(Neuron(2, nonlin=False)) == "LinearNeuron(2)"

@@ -1,26 +1,48 @@
 """Property-based tests: random expressions with shared subexpressions, against finite differences."""
 
-from hypothesis import assume, given, settings
+from hypothesis import event, given, settings
 
-from micrograd import Value
-from micrograd.gradcheck import numeric_grad
-from programs import near_kink, programs, run
+from micrograd import Value, no_grad
+from programs import central_difference, examples, programs, run
 
 
-@settings(max_examples=150, deadline=None)
+def evaluate(steps, xs):
+    with no_grad():
+        return run(steps, [Value(x) for x in xs]).data
+
+
+@settings(max_examples=examples(150))
 @given(programs())
 def test_random_programs_match_central_differences(program):
     xs, steps = program
-    assume(not near_kink(steps, xs))
     leaves = [Value(x) for x in xs]
     out = run(steps, leaves)
     out.backward()
     for i, leaf in enumerate(leaves):
-        numeric = numeric_grad(lambda *vs: run(steps, vs), xs, i, eps=1e-6)
-        assert abs(leaf.grad - numeric) <= 1e-4 * (1 + abs(numeric)), (i, leaf.grad, numeric)
+        tolerance = 1e-4 * (1 + abs(leaf.grad))
+        numeric, why = central_difference(lambda ys: evaluate(steps, ys), xs, i, 1e-6, tolerance)
+        if why:  # finite differences cannot judge this input here (see central_difference)
+            event(why.split(":")[0])
+            continue
+        assert abs(leaf.grad - numeric) <= tolerance, (i, leaf.grad, numeric)
 
 
-@settings(max_examples=100, deadline=None)
+def test_the_skip_rules_on_redteam_T2():
+    # x0 = 2: x0**27 is 1.3e8, where a step of 1e-6 is lost in rounding (numeric 1.013 vs exact 1)
+    xs, steps = (
+        [2.0, 1.0, 1.0],
+        [("add", 0, 0), ("add", 0, 1), ("cube", 0, 0), ("cube", 5, 0), ("cube", 6, 0)],
+    )
+    leaves = [Value(x) for x in xs]
+    run(steps, leaves).backward()
+    assert leaves[1].grad == 1.0
+    numeric, why = central_difference(lambda ys: evaluate(steps, ys), xs, 1, 1e-6, 1e-4 * 2)
+    assert numeric is None and why.startswith("rounding")
+    # and a smooth program at a moderate size is judged, not skipped
+    assert central_difference(lambda ys: evaluate(steps[:3], ys), xs, 1, 1e-6, 2e-4)[1] is None
+
+
+@settings(max_examples=examples(100))
 @given(programs())
 def test_backward_twice_doubles_leaf_grads(program):
     xs, steps = program
@@ -32,7 +54,7 @@ def test_backward_twice_doubles_leaf_grads(program):
     assert [v.grad for v in leaves] == [2 * g for g in first]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(programs())
 def test_same_program_same_bits(program):
     xs, steps = program

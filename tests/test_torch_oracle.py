@@ -1,14 +1,20 @@
-"""PyTorch float64 as the second oracle: values and gradients of the same expressions."""
+"""PyTorch float64 as the second oracle: values and gradients of the same expressions, losses,
+optimizer steps and second derivatives. (Each has torch-free checks in its own test file.)"""
 
 import math
+import random
 
 import pytest
 from hypothesis import assume, given, settings
 
 from micrograd import Value
-from programs import near_kink, programs, run
+from micrograd.functional import hessian
+from micrograd.losses import bce_with_logits, cross_entropy, hinge, l2, logsumexp, mse
+from micrograd.optim import SGD, Adam, AdamW
+from programs import examples, near_kink, programs, run
 
 torch = pytest.importorskip("torch")
+F = torch.nn.functional
 
 
 def both(steps, xs):
@@ -26,7 +32,7 @@ def both(steps, xs):
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(programs())
 def test_random_programs_match_pytorch(program):
     xs, steps = program
@@ -85,3 +91,130 @@ def test_saturating_ops_match_pytorch(x):
         tout.backward()
         assert out.data == pytest.approx(tout.item(), rel=1e-15, abs=1e-300)
         assert v.grad == pytest.approx(t.grad.item(), rel=1e-12, abs=1e-300)
+
+
+# ---------------------------------------------------------------------------- losses
+def leaves(xs):
+    return [Value(x) for x in xs], torch.tensor(xs, dtype=torch.float64, requires_grad=True)
+
+
+def check_loss(mine_loss, mine_leaves, their_loss, their_leaves):
+    mine_loss.backward()
+    their_loss.backward()
+    assert mine_loss.data == pytest.approx(their_loss.item(), rel=1e-12, abs=1e-14)
+    for a, b in zip(mine_leaves, their_leaves.grad.tolist()):
+        assert a.grad == pytest.approx(b, rel=1e-10, abs=1e-13)
+
+
+@pytest.fixture
+def xs():
+    random.seed(5)
+    return [random.uniform(-3, 3) for _ in range(7)]
+
+
+def test_mse(xs):
+    targets = [0.5 * x + 1 for x in reversed(xs)]
+    m, t = leaves(xs)
+    check_loss(mse(m, targets), m, F.mse_loss(t, torch.tensor(targets, dtype=torch.float64)), t)
+
+
+def test_hinge(xs):
+    labels = [1.0 if i % 2 else -1.0 for i in range(len(xs))]
+    m, t = leaves(xs)
+    y = torch.tensor(labels, dtype=torch.float64)
+    check_loss(hinge(m, labels), m, torch.relu(1 - y * t).mean(), t)
+
+
+@pytest.mark.parametrize("scale", [1.0, 300.0])
+def test_bce_with_logits_is_stable(xs, scale):
+    targets = [float(i % 2) for i in range(len(xs))]
+    m, t = leaves([x * scale for x in xs])
+    check_loss(
+        bce_with_logits(m, targets),
+        m,
+        F.binary_cross_entropy_with_logits(t, torch.tensor(targets, dtype=torch.float64)),
+        t,
+    )
+
+
+@pytest.mark.parametrize("scale", [1.0, 500.0])
+def test_cross_entropy_is_stable(xs, scale):
+    logits = [[x * scale, -x, 0.3 * x] for x in xs]
+    targets = [i % 3 for i in range(len(xs))]
+    flat = [v for row in logits for v in row]
+    m, t = leaves(flat)
+    rows = [m[3 * i : 3 * i + 3] for i in range(len(xs))]
+    check_loss(
+        cross_entropy(rows, targets), m, F.cross_entropy(t.view(-1, 3), torch.tensor(targets)), t
+    )
+
+
+def test_logsumexp_and_l2(xs):
+    m, t = leaves(xs)
+    check_loss(logsumexp(m), m, torch.logsumexp(t, 0), t)
+    m, t = leaves(xs)
+    check_loss(l2(m), m, (t * t).sum(), t)
+
+
+# ---------------------------------------------------------------------------- optimizers
+def quadratic(ps):
+    # A loss with different curvature per parameter, so every rule's terms matter.
+    return sum((i + 1) * (p - 0.3 * i) ** 2 + p**4 * 0.1 for i, p in enumerate(ps))
+
+
+def run_both(make_mine, make_theirs, steps=25):
+    random.seed(3)
+    start = [random.uniform(-1, 1) for _ in range(4)]
+    mine = [Value(x) for x in start]
+    opt = make_mine(mine)
+    theirs = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in start]
+    topt = make_theirs(theirs)
+    for _ in range(steps):
+        opt.zero_grad()
+        quadratic(mine).backward()
+        opt.step()
+        topt.zero_grad()
+        quadratic(theirs).backward()
+        topt.step()
+    for a, b in zip(mine, theirs):
+        assert a.data == pytest.approx(b.item(), rel=1e-12, abs=1e-13)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"lr": 0.01},
+        {"lr": 0.01, "momentum": 0.9},
+        {"lr": 0.01, "momentum": 0.9, "nesterov": True},
+        {"lr": 0.01, "momentum": 0.5, "dampening": 0.3, "weight_decay": 0.1},
+    ],
+)
+def test_sgd_matches_torch(kwargs):
+    run_both(lambda ps: SGD(ps, **kwargs), lambda ps: torch.optim.SGD(ps, **kwargs))
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"lr": 0.05}, {"lr": 0.02, "weight_decay": 0.1, "betas": (0.8, 0.99)}]
+)
+def test_adam_matches_torch(kwargs):
+    run_both(lambda ps: Adam(ps, **kwargs), lambda ps: torch.optim.Adam(ps, **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"lr": 0.05, "weight_decay": 0.3}])
+def test_adamw_matches_torch(kwargs):
+    run_both(lambda ps: AdamW(ps, **kwargs), lambda ps: torch.optim.AdamW(ps, **kwargs))
+
+
+# ---------------------------------------------------------------------------- second derivatives
+@settings(max_examples=examples(40))
+@given(programs(max_inputs=3, max_steps=8))
+def test_hessians_of_random_programs_match_pytorch(program):
+    xs, steps = program
+    assume(not near_kink(steps, xs))
+    mine = hessian(lambda *vs: run(steps, vs))(*xs)
+    theirs = torch.autograd.functional.hessian(
+        lambda *ts: run(steps, ts), tuple(torch.tensor(x, dtype=torch.float64) for x in xs)
+    )
+    for i in range(len(xs)):
+        for j in range(len(xs)):
+            assert mine[i][j] == pytest.approx(theirs[i][j].item(), rel=1e-9, abs=1e-9)

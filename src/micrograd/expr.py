@@ -95,5 +95,3 @@ def assignments(items: list[str]) -> dict[str, float]:
         except ValueError:
             raise ExpressionError(f"--set {name}: {number!r} is not a number") from None
     return values
-
-

@@ -44,11 +44,16 @@ def abs_value(z: Value) -> Value:
 
 def bce_with_logits(logits: Sequence[Value], targets: Sequence[float]) -> Value:
     """Binary cross-entropy of sigmoid(logit) against 0/1 targets, computed from the logit
-    without overflow: max(z, 0) - z*y + log(1 + exp(-|z|)) (as torch's BCEWithLogitsLoss)."""
+    without overflow: max(z, 0) - z*y + log(1 + exp(-|z|)) (as torch's BCEWithLogitsLoss).
+
+    max(z, 0) is written (z + |z|) / 2, not relu(z): at z = 0 exactly, relu and |z| both take
+    the derivative 0 there, and the two kinks would not cancel (grad -y instead of 1/2 - y)."""
     _pairs(logits, targets, "bce_with_logits")
-    return _mean(
-        [z.relu() - z * y + (1 + (-abs_value(z)).exp()).log() for z, y in zip(logits, targets)]
-    )
+    terms = []
+    for z, y in zip(logits, targets):
+        size = abs_value(z)
+        terms.append((z + size) * 0.5 - z * y + (1 + (-size).exp()).log())
+    return _mean(terms)
 
 
 def logsumexp(logits: Sequence[Value]) -> Value:

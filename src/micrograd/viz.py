@@ -82,7 +82,9 @@ def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Dr
             else "inner"
         )
         label = f"{v.label} | " if v.label else ""
-        d.boxes.append((f"v{i}", f"{label}data {fmt_number(v.data)} | grad {fmt_number(v.grad)}", kind))
+        d.boxes.append(
+            (f"v{i}", f"{label}data {fmt_number(v.data)} | grad {fmt_number(v.grad)}", kind)
+        )
         if v._prev:
             d.ops.append((f"v{i}op", v._op))
             d.edges.append((f"v{i}op", f"v{i}", ""))
@@ -220,7 +222,9 @@ class Explanation:
             "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
         ]
         for s in self.steps:
-            lines.append(f"   {s.node} = {s.formula}, grad {fmt_number(s.grad)}: {s.node}._backward()")
+            lines.append(
+                f"   {s.node} = {s.formula}, grad {fmt_number(s.grad)}: {s.node}._backward()"
+            )
             for c in s.contributions:
                 how = (
                     f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
@@ -303,6 +307,10 @@ def backward_sequence(root: Value, max_nodes: int | None = 60) -> str:
         me = ids[s.node]
         lines.append(f"    {me}->>{me}: {s.node}._backward()  (grad {fmt_number(s.grad)})")
         for c in s.contributions:
-            how = f"{fmt_number(c.local)} * {fmt_number(c.upstream)} = " if c.local is not None else ""
+            how = (
+                f"{fmt_number(c.local)} * {fmt_number(c.upstream)} = "
+                if c.local is not None
+                else ""
+            )
             lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad += {how}{fmt_number(c.added)}")
     return "\n".join(lines) + "\n"
