@@ -66,16 +66,17 @@ def run(program_steps, inputs):
     return out
 
 
-def central_difference(f, xs, i, eps, tolerance):
+def central_difference(f, xs, i, eps, rtol=1e-4, atol=1e-4):
     """d f / d xs[i] by central differences, as (numeric, None); or (None, why) where finite
-    differences cannot judge a derivative to within `tolerance` (f: floats -> float):
+    differences cannot judge a derivative to within atol + rtol * |numeric| (f: floats -> float):
     - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow);
-    - "rounding": |f| is so large that its rounding error, divided by the step, exceeds the
+    - "rounding": |f| is so large that its rounding error, divided by the step, exceeds that
       tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
-    - "not smooth": the slopes on the two sides of x differ by more than the tolerance, so f has a
-      kink, a jump or a pole within the step (redteam T1: tanh(b/a) across a = 0, relu(b)/b, 0**0).
-    Where the two one-sided slopes agree to the tolerance, f is smooth enough at this scale that
-    its derivative, whatever rule computed it, must agree with their mean."""
+    - "not smooth": the slopes on the two sides of x differ by more than the tolerance, relative to
+      themselves, so f has a kink, a jump or a pole within the step (redteam T1: tanh(b/a)
+      across a = 0, relu(b)/b, 0**0, 1/b for b within the step of 0).
+    Where the one-sided slopes agree, f is smooth at the scale of the step, and the central
+    difference, more accurate than either, must agree with the derivative whatever computed it."""
 
     def at(delta):
         ys = list(xs)
@@ -89,11 +90,12 @@ def central_difference(f, xs, i, eps, tolerance):
     if not all(math.isfinite(y) for y in (lo, mid, hi)):
         return None, f"domain: f is {lo!r}, {mid!r}, {hi!r} at x - eps, x, x + eps"
     numeric = (hi - lo) / (2 * eps)
+    allowed = atol + rtol * abs(numeric)
     rounding = 4 * max(abs(lo), abs(mid), abs(hi)) * sys.float_info.epsilon / eps
-    if rounding > tolerance / 2:
+    if rounding > allowed / 2:
         return None, f"rounding: |f| = {abs(mid):.3g} rounds by {rounding:.3g} per step"
     left, right = (mid - lo) / eps, (hi - mid) / eps
-    if abs(right - left) > tolerance + rounding:
+    if abs(right - left) > allowed + rtol * max(abs(left), abs(right)) + rounding:
         return None, f"not smooth: the slopes are {left!r} left and {right!r} right of x"
     return numeric, None
 

@@ -88,7 +88,7 @@ def test_fuzzed_expressions_evaluate_or_fail_cleanly(text, values):
         if why:  # finite differences cannot judge this input here (see central_difference)
             event(why.split(":")[0])
             continue
-        assert abs(grad - numeric) <= 1e-4 * (1 + abs(grad)), (text, name, grad, numeric)
+        assert abs(grad - numeric) <= 1e-4 * (1 + abs(numeric)), (text, name, grad, numeric)
 
 
 def _judge(text, env, out):
@@ -103,8 +103,7 @@ def _judge(text, env, out):
                 with no_grad():
                     return parse_expression(text, dict(zip(names, ys))).data
 
-            tolerance = 1e-4 * (1 + abs(grad))
-            numeric, why = central_difference(f, list(env.values()), i, 1e-7, tolerance)
+            numeric, why = central_difference(f, list(env.values()), i, 1e-7)
             yield name, grad, numeric, why
 
 
@@ -129,6 +128,7 @@ T1 = [
     ("(relu(b) / b)", {"b": 9.76e-279}, "not smooth"),
     ("(a ** relu(b))", {"a": 0.0, "b": 0.0}, "not smooth"),
     ("(b ** relu(a))", {"a": 0.0, "b": 0.0}, "not smooth"),
+    ("(a / b)", {"a": 1.0, "b": 4.371022968720212e-33}, "rounding"),  # a pole; found by fuzz
 ]
 
 
@@ -140,7 +140,7 @@ def test_the_skip_rules_on_redteam_T1(text, env, rule):
     skipped = [why for _, _, _, why in verdicts if why]
     assert any(why.startswith(rule) for why in skipped), verdicts
     for name, grad, numeric, why in verdicts:  # what is judged agrees
-        assert why or abs(grad - numeric) <= 1e-4 * (1 + abs(grad)), (name, grad, numeric)
+        assert why or abs(grad - numeric) <= 1e-4 * (1 + abs(numeric)), (name, grad, numeric)
 
 
 @settings(max_examples=examples(300))

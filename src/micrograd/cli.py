@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import shutil
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
+from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
 from micrograd.io import atomic_write
 from micrograd.viz import MAX_NODES, explain, fmt_number, to_dot, to_mermaid
@@ -54,6 +56,7 @@ def _number(kind: type, low: float, strict: bool) -> Any:
     return parse
 
 
+FORMATS = ("svg", "png", "dot", "mermaid")
 SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
 
 
@@ -61,7 +64,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     """Train as the arguments say, print accuracies, write the model (and plots) into args.out."""
     out = out or sys.stdout
     from micrograd.data import DATASETS, split
-    from micrograd.io import save
+    from micrograd.io import model_bytes
     from micrograd.nn import MLP
     from micrograd.optim import SGD, Adam, LinearLR
     from micrograd.train import Classifier, fit
@@ -77,53 +80,95 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
     else:
         optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
+    _check_budget(model, args, eager=not clf.uses_fast_path())
     if not args.no_plot:  # fail before training, not after, if matplotlib is missing
         from micrograd.plot import pyplot
 
         pyplot()
-    os.makedirs(args.out, exist_ok=True)
+    _check_out_folder(args.out)  # and if the results could not be written
 
     bar = _progress(args.steps, args.quiet)
     start = time.perf_counter()
-    history = fit(
-        clf,
-        X_train,
-        y_train,
-        optimizer,
-        args.steps,
-        batch_size=args.batch_size,
-        seed=args.seed,
-        scheduler=scheduler,
-        on_step=lambda step, loss, acc: bar(loss, acc),
-    )
+    done = [0]
+
+    def on_step(step: int, loss: float, acc: float) -> None:
+        if not math.isfinite(loss):
+            raise FloatingPointError(f"the loss is {loss}")
+        done[0] = step + 1
+        bar(loss, acc)
+
+    try:
+        history = fit(
+            clf,
+            X_train,
+            y_train,
+            optimizer,
+            args.steps,
+            batch_size=args.batch_size,
+            seed=args.seed,
+            scheduler=scheduler,
+            on_step=on_step,
+        )
+    except FloatingPointError as e:
+        bar(None, None)
+        raise ArithmeticError(
+            f"training diverged at step {done[0] + 1} ({str(e).split(';')[0]}); "
+            "try a smaller --lr (or --momentum)"
+        ) from None
     seconds = time.perf_counter() - start
     bar(None, None)
     train_acc, test_acc = clf.accuracy(X_train, y_train), clf.accuracy(X_test, y_test)
     print(f"train accuracy: {train_acc:.2f}", file=out)
     print(f"test accuracy: {test_acc:.2f}", file=out)
-    save(model, os.path.join(args.out, "model.json"))
-    written = ["model.json"]
+    files = {"model.json": model_bytes(model)}  # everything made before anything is written
     if not args.no_plot:
         from micrograd import plot
 
         title = f"{args.data}: {model.spec}, test accuracy {test_acc:.2f}"
-        plot.decision_boundary(
-            clf,
-            X_train,
-            y_train,
-            os.path.join(args.out, "decision_boundary.png"),
-            title,
-            X_test,
-            y_test,
+        files["decision_boundary.png"] = plot.decision_boundary(
+            clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
         )
-        plot.loss_curve(history, os.path.join(args.out, "loss.png"))
-        written += ["decision_boundary.png", "loss.png"]
+        files["loss.png"] = plot.loss_curve(history)
+    os.makedirs(args.out, exist_ok=True)
+    for name, data in files.items():
+        atomic_write(os.path.join(args.out, name), data)
+    written = list(files)
     if not args.quiet:
         print(
             f"trained {args.steps} steps in {seconds:.1f} s; wrote {', '.join(written)} to {args.out}",
             file=out,
         )
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
+
+
+# Values one training step may build: beyond this a scalar engine takes minutes and gigabytes
+MAX_VALUES_PER_STEP = 5_000_000
+
+
+def _check_budget(model: Any, args: argparse.Namespace, eager: bool) -> None:
+    """Refuse widths whose graphs would not fit (redteam R2): every weight makes a `*` and a `+`
+    node per sample (on the fast path: once, to trace; eager: for each sample of the batch)."""
+    params = len(model.parameters())
+    per_step = 4 * params * (1 if not eager else (args.batch_size or SIZES[args.data]))
+    if per_step > MAX_VALUES_PER_STEP:
+        raise UsageError(
+            f"--hidden {','.join(map(str, args.hidden))} builds about {per_step:,} Values a step, "
+            f"more than {MAX_VALUES_PER_STEP:,} (a scalar engine makes one Python object per "
+            "number): choose smaller widths, or move the model to PyTorch (micrograd.export.to_torch)"
+        )
+
+
+def _check_out_folder(folder: str) -> None:
+    """OSError now, before training, if the results could not be written into `folder`."""
+    if not folder:
+        raise UsageError("--out needs a folder name")
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise OSError(f"--out {folder}: exists and is not a folder")
+    parent = folder if os.path.isdir(folder) else os.path.dirname(os.path.abspath(folder))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.access(parent, os.W_OK):
+        raise OSError(f"--out {folder}: no permission to write there")
 
 
 def _progress(total: int, quiet: bool) -> Any:
@@ -237,46 +282,64 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
 
 
 # ---------------------------------------------------------------------------- graph and explain
-def _graph_command(args: argparse.Namespace) -> int:
+def _expression(args: argparse.Namespace) -> Value:
     try:
-        out = parse_expression(args.expr, assignments(args.set))
+        return parse_expression(args.expr, assignments(args.set))
     except ExpressionError as e:
         raise UsageError(str(e)) from None
+
+
+def _graph_command(args: argparse.Namespace) -> int:
+    out = _expression(args)
     out.backward()
-    fmt = args.format or (os.path.splitext(args.output)[1].lstrip(".") if args.output else "dot")
-    if fmt not in ("svg", "png", "dot", "mermaid"):
-        raise UsageError(f"unknown format {fmt!r}: use svg, png, dot or mermaid")
+    fmt = args.format
+    if fmt is None and args.output and args.output != "-":
+        fmt = os.path.splitext(args.output)[1].lstrip(".").lower() or None
+    fmt = fmt or "dot"
+    if fmt not in FORMATS:
+        raise UsageError(
+            f"unknown format {fmt!r} (from -o's extension): give --format, one of {', '.join(FORMATS)}"
+        )
+    if fmt == "png" and args.output in (None, "-") and sys.stdout.isatty():
+        raise UsageError("--format png writes binary data: give a file with -o FILE")
     text = (
         to_mermaid(out, max_nodes=args.max_nodes)
         if fmt == "mermaid"
         else to_dot(out, max_nodes=args.max_nodes)
     )
-    data = text.encode()
-    if fmt in ("svg", "png"):
-        dot = shutil.which("dot")
-        if dot is None:
-            raise OSError(
-                f"--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
-                "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
-                "or https://graphviz.org/download/; --format dot and --format mermaid need nothing"
-            )
-        data = subprocess.run([dot, f"-T{fmt}"], input=data, capture_output=True, check=True).stdout
-        if fmt == "png" and not args.output:
-            raise UsageError("--format png writes binary data: give a file with -o FILE")
-    if args.output:
-        atomic_write(args.output, data)
-    else:
-        sys.stdout.write(data.decode())
+    data = render_dot(text, fmt) if fmt in ("svg", "png") else text.encode()
+    atomic_write(args.output or "-", data)
     return 0
 
 
-def _explain_command(args: argparse.Namespace) -> int:
+def render_dot(text: str, fmt: str) -> bytes:
+    """DOT text rendered by Graphviz's `dot` program as svg or png; OSError saying how to
+    install it, or what it said when it failed."""
+    dot = shutil.which("dot")
+    if dot is None:
+        raise OSError(
+            f"--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
+            "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
+            "or https://graphviz.org/download/; --format dot and --format mermaid need nothing"
+        )
     try:
-        out = parse_expression(args.expr, assignments(args.set))
-    except ExpressionError as e:
-        raise UsageError(str(e)) from None
-    print(f"{out.label} = {args.expr} = {fmt_number(out.data)}")
-    print(explain(out, max_nodes=args.max_nodes))
+        done = subprocess.run(
+            [dot, f"-T{fmt}"], input=text.encode(), capture_output=True, timeout=60
+        )
+    except subprocess.TimeoutExpired:
+        raise OSError("Graphviz's dot took more than 60 s; draw a smaller graph") from None
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        raise OSError(
+            f"Graphviz's dot failed: {said[0] if said else f'exit status {done.returncode}'}"
+        )
+    return done.stdout
+
+
+def _explain_command(args: argparse.Namespace) -> int:
+    out = _expression(args)
+    text = f"{out.label} = {fmt_number(out.data)}\n{explain(out, max_nodes=args.max_nodes)}"
+    print(text)  # computed whole before printing: an error prints nothing
     return 0
 
 
@@ -296,7 +359,7 @@ def _add_expression_commands(sub: Any) -> None:
     )
     common.add_argument(
         "--max-nodes",
-        type=int,
+        type=_number(int, 0, strict=True),
         default=MAX_NODES,
         help="refuse graphs larger than this (default: %(default)s)",
     )
@@ -306,12 +369,8 @@ def _add_expression_commands(sub: Any) -> None:
         help="draw the graph of an expression after backward",
         description="Draw the graph of an expression, with each Value's data and grad.",
     )
-    g.add_argument(
-        "--format",
-        choices=["svg", "png", "dot", "mermaid"],
-        help="default: from -o's extension, else dot",
-    )
-    g.add_argument("-o", "--output", help="write to this file (default: standard output)")
+    g.add_argument("--format", choices=FORMATS, help="default: from -o's extension, else dot")
+    g.add_argument("-o", "--output", help="write to this file; - or none: standard output")
     g.set_defaults(run=_graph_command)
     e = sub.add_parser(
         "explain",
@@ -350,7 +409,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; returns the exit status (2 for usage mistakes)."""
+    """Run the command; returns the exit status: 0, 1 for a failure, 2 for a usage mistake. No
+    traceback reaches the user: every error is one line."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -359,14 +420,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.run(args) or 0)
     except UsageError as e:
-        print(f"micrograd: error: {e}", file=sys.stderr)
+        print(f"micrograd: error: {e}{_dash_hint(argv)}", file=sys.stderr)
         return 2
-    except (ImportError, OSError, ValueError) as e:
+    except BrokenPipeError:  # `micrograd explain ... | head`: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except MemoryError:
+        print("micrograd: error: out of memory; try smaller --hidden widths", file=sys.stderr)
+        return 1
+    except (ImportError, OSError, ValueError, ArithmeticError) as e:
         print(f"micrograd: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("micrograd: interrupted", file=sys.stderr)
         return 130
+
+
+def _dash_hint(argv: list[str]) -> str:
+    """A hint when an argument that starts with '-' was not meant as an option (redteam U1)."""
+    for arg in argv:
+        if arg.startswith("-") and not arg.startswith("--") and arg not in ("-", "-o", "-h"):
+            return (
+                f"; {arg!r} starts with '-', so it reads as an option: put an expression like it "
+                f"last, after '--' (micrograd explain --set a=1 -- {arg!r}); write a negative "
+                "number as --lr=-1"
+            )
+    return ""
 
 
 def _run_train(args: argparse.Namespace) -> int:

@@ -16,8 +16,8 @@ Labels = list[int]
 def _check(n: int, noise: float) -> None:
     if not isinstance(n, int) or n < 2:
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
-    if not noise >= 0:
-        raise ValueError(f"noise must be >= 0, got {noise!r}")
+    if not (isinstance(noise, (int, float)) and 0 <= noise < math.inf):
+        raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
 
 
 def _shuffled(X: Points, y: Labels, rng: random.Random) -> tuple[Points, Labels]:
@@ -68,6 +68,8 @@ def spiral(
 ) -> tuple[Points, Labels]:
     """Interleaved spiral arms, one class per arm (the CS231n data set)."""
     _check(n, noise)
+    if not isinstance(classes, int) or classes < 2:
+        raise ValueError(f"classes must be an integer >= 2, got {classes!r}")
     rng = random.Random(seed)
     X, y = [], []
     for i in range(n):

@@ -35,6 +35,7 @@ class Value:
     _k: float | None = None  # the exponent of `x ** k` for a number k: data of the node
     _rest: tuple[Value, ...] = ()  # inputs beyond two, for nodes made by hand: Value(x, (a, b, c))
     _user_backward: Callable[[], None] | None = None  # a closure set the original's way
+    _where = "outside detect_anomaly()"  # the line that made it, under detect_anomaly()
 
     def __init__(
         self, data: float, _children: Iterable[Value] = (), _op: str = "", label: str = ""
@@ -42,7 +43,10 @@ class Value:
         self.data: float = data if type(data) is float else _as_float(data, "Value()")
         self.grad: Any = 0  # an int 0 as in the original; a float after backward()
         self._op = _op
-        self._a = self._b = self._da = self._db = None
+        self._a: Value | None = None  # the inputs (None for a leaf)
+        self._b: Value | None = None
+        self._da: Any = None  # d self / d _a and d self / d _b, as the op's rule gave them
+        self._db: Any = None
         if label:
             self.label = label
         if _children:
@@ -175,6 +179,12 @@ class Value:
     def __ge__(self, other: Operand) -> bool:
         return _read(self) >= _read(other)
 
+    def __bool__(self) -> bool:
+        # `if v:` is True for any Value, as in the original; while tracing it is a branch on data
+        if modes.threads_in_a_mode and modes.is_tracing():
+            _read(self)
+        return True
+
     def __float__(self) -> float:
         # math.exp(v) calls this: returning v.data would silently cut the graph (the original
         # has no __float__ and fails here too).
@@ -305,15 +315,16 @@ def topo_order(root: Value) -> list[Value]:
 
 def _as_float(x: object, op: str) -> float:
     """x as a float, or a TypeError naming the op and the value."""
-    if type(x) is int or type(x) is float:  # the common cases, before the slower ABC check
-        return float(x)
+    if type(x) is float:  # the common case, before the slower ABC check
+        return x
+    shown = repr(x) if len(repr(x)) <= 40 else repr(x)[:40] + "..."
     if isinstance(x, numbers.Real) and not isinstance(x, Value):
         try:
             return float(x)
         except OverflowError:
-            raise OverflowError(f"{op}: {x!r} is too large for a float") from None
+            raise OverflowError(f"{op}: {shown} is too large for a float") from None
     wanted = "a real number" if op == "Value()" else "a real number or a Value"
-    raise TypeError(f"{op}: expected {wanted}, got {x!r} of type {type(x).__name__}")
+    raise TypeError(f"{op}: expected {wanted}, got {shown} of type {type(x).__name__}")
 
 
 def _operand(x: Operand, op: str) -> Value:
@@ -333,7 +344,8 @@ def _new_in_mode(out: Value) -> Value:
 def _fail(e: Exception, op: str, *inputs: Value) -> Exception:
     """The error of an op's forward, with the op and its inputs in the message."""
     args = ", ".join(repr(v.data) for v in inputs)
-    return type(e)(f"op {op!r} on ({args}): {e}")
+    why = "the result is too large for a float" if isinstance(e, OverflowError) else e
+    return type(e)(f"op {op!r} on ({args}): {why}")
 
 
 def _apply2(op: str, a: Value, b: Operand) -> Value:
@@ -356,10 +368,11 @@ def _apply2(op: str, a: Value, b: Operand) -> Value:
     return _new_in_mode(out) if modes.threads_in_a_mode else out
 
 
-def _apply1(op: str, a: Value, rule: str = "", *consts: float) -> Value:
-    """Run the one-input op `op` on a (with the rule `rule` and its constants, for x**k)."""
+def _apply1(op: str, a: Value, rule: str = "", *consts: float, m: Any = None) -> Value:
+    """Run the one-input op `op` on a (with the rule `rule` and its constants, for x**k; with the
+    namespace m, FloatMath by default)."""
     try:
-        data, (da,) = OPS[rule or op](FloatMath, a.data, *consts)
+        data, (da,) = OPS[rule or op](m or FloatMath, a.data, *consts)
     except (ArithmeticError, ValueError) as e:
         raise _fail(e, op, a) from None
     out = Value.__new__(Value)
@@ -526,16 +539,9 @@ class FloatMath:
 
     @staticmethod
     def pow_grad_base(a: float, b: float) -> float:
-        # d(a**b)/da = b * a**(b-1). As PyTorch: 0 where b == 0, and inf (not an error) at a == 0.
-        if b == 0:
-            return 0.0
-        if a == 0 and b < 1:
-            return math.inf * b  # b * 0**(b-1), where 0**(negative) is inf
-        try:
-            return b * FloatMath.pow(a, b - 1)
-        except OverflowError:  # a backward pass gives inf, as PyTorch, rather than stopping
-            odd = float(b - 1).is_integer() and int(b - 1) % 2 == 1
-            return b * math.copysign(math.inf, a if odd else 1.0)
+        # d(a**b)/da = b * a**(b-1). As PyTorch: 0 where b == 0, and inf (not an error) at a == 0
+        # or where a**(b-1) overflows: a backward pass gives inf rather than stopping.
+        return 0.0 if b == 0 else b * IEEEMath.pow(a, b - 1)
 
     @staticmethod
     def pow_grad_exponent(out: float, a: float, b: float) -> float:
@@ -543,6 +549,21 @@ class FloatMath:
         if a == 0:
             return 0.0 if b >= 0 else math.nan
         return out * math.log(a) if a > 0 else math.nan
+
+
+class IEEEMath(FloatMath):
+    """FloatMath whose power gives inf where Python raises (0 ** -1, overflow), as IEEE 754 and
+    PyTorch do: for derivatives, which never raise (an op written by the user does)."""
+
+    @staticmethod
+    def pow(a: float, b: float) -> float:
+        try:
+            return FloatMath.pow(a, b)
+        except ZeroDivisionError:  # 0 ** negative
+            return math.inf
+        except OverflowError:
+            odd = float(b).is_integer() and int(b) % 2 == 1
+            return math.copysign(math.inf, a if odd else 1.0)
 
 
 class ValueMath:
@@ -564,10 +585,15 @@ class ValueMath:
 
     @staticmethod
     def pow_grad_base(a: Value, b: Operand) -> Operand:
-        bd = b.data if isinstance(b, Value) else b
-        if bd == 0 or (a.data == 0 and bd < 1):  # constant there (0 or inf): no graph to build
-            return FloatMath.pow_grad_base(a.data, bd)
-        return b * a ** (b - 1)
+        if isinstance(b, Value):
+            if b.data == 0 or (a.data == 0 and b.data < 1):  # 0 or inf there: a constant
+                return FloatMath.pow_grad_base(a.data, b.data)
+            return b * a ** (b - 1)
+        if b == 0:
+            return 0.0
+        # b * a**(b-1) as a node whose own derivative is right at a = 0 too (x**0.5 has a second
+        # derivative of -inf there, as PyTorch): its power gives inf instead of raising
+        return b * _apply1(f"**{b - 1!r}", a, "**k", b - 1, m=IEEEMath)
 
     @staticmethod
     def pow_grad_exponent(out: Value, a: Value, b: Value) -> Operand:

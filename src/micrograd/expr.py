@@ -1,60 +1,81 @@
-"""The small expression language of `micrograd graph` and `micrograd explain`, parsed safely.
+"""The small language of `micrograd graph` and `micrograd explain`, read safely.
 
-Expressions are read with Python's `ast` and evaluated against a whitelist (names, numbers,
-+ - * / **, parentheses, relu tanh sigmoid exp log), never with eval().
+    c = a + b; d = a * b; e = c + d; g = c * d; f = e + g      (statements: the last is the output)
+    relu(a*b + b**3)                                           (or one expression)
+
+Text is read with Python's `ast` and evaluated against a whitelist (names, numbers, + - * / **,
+parentheses, relu tanh sigmoid exp log, `name = expression` statements), never with eval().
+Numbers are constants, as in Python: `x**2` is the one-input op with the rule 2*x. Full-width
+symbols typed with a Chinese input method (（ ）＝＋ and full-width digits) read as their ASCII
+forms (Unicode NFKC).
 """
 
 from __future__ import annotations
 
 import ast
+import keyword
+import math
+import operator
+import unicodedata
+from collections.abc import Callable
+from typing import Any, Union
 
 from micrograd.engine import Value
 
 FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
-_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+MAX_LENGTH = 2000
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+Number = Union[Value, float]
 
 
 class ExpressionError(ValueError):
-    """An expression uses something outside the small allowed language."""
+    """The text uses something outside the small allowed language, or cannot be evaluated."""
+
+
+def _read(text: str) -> ast.Module:
+    text = unicodedata.normalize("NFKC", text)  # full-width （＋） -> ASCII (+)
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
+    try:
+        return ast.parse(text.replace("\n", ";"), mode="exec")
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        hint = ""
+        if any(ord(ch) > 127 for ch in text):
+            hint = " (type symbols in half-width ASCII / 请使用半角符号)"
+        raise ExpressionError(f"not a valid expression: {getattr(e, 'msg', e)}{hint}") from None
 
 
 def parse_expression(text: str, values: dict[str, float]) -> Value:
-    """Evaluate `text` on Values without eval(): names from `values`, numbers, + - * / **,
-    parentheses and the functions relu, tanh, sigmoid, exp, log. Anything else is refused."""
-    if len(text) > 2000:
-        raise ExpressionError("expression longer than 2000 characters")
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, RecursionError, MemoryError) as e:
-        raise ExpressionError(f"not a valid expression: {getattr(e, 'msg', e)}") from None
-    leaves = {n: Value(x, label=n) for n, x in values.items()}
+    """Evaluate `text` on Values: one expression, or statements `name = expression` separated by
+    `;` whose last one is the output. Names come from `values` (leaves, labelled by their names)
+    and from earlier statements (labelled by theirs). Anything outside the language is refused."""
+    statements = _read(text).body
+    if not statements:
+        raise ExpressionError("empty expression")
+    names: dict[str, Number] = {n: Value(x, label=n) for n, x in values.items()}
 
-    def ev(node: ast.AST) -> Value:
+    def ev(node: ast.AST) -> Number:
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            a, b = ev(node.left), ev(node.right)
-            op = type(node.op)
-            return (
-                a + b
-                if op is ast.Add
-                else a - b
-                if op is ast.Sub
-                else a * b
-                if op is ast.Mult
-                else a / b
-                if op is ast.Div
-                else a**b
-            )
+            return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            return Value(float(node.value))  # type: ignore[arg-type]
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            if isinstance(node.value, bool):
+                raise ExpressionError(f"{node.value} is not allowed in an expression")
+            return float(node.value)  # a constant, not a Value: it gets no grad
         if isinstance(node, ast.Name):
-            if node.id not in leaves:
+            if node.id not in names:
                 raise ExpressionError(
                     f"unknown name {node.id!r}: give it a value with --set {node.id}=1.0"
                 )
-            return leaves[node.id]
+            return names[node.id]
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -62,7 +83,7 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             and len(node.args) == 1
             and not node.keywords
         ):
-            return getattr(ev(node.args[0]), node.func.id)()  # type: ignore[no-any-return,unused-ignore]
+            return getattr(_as_value(ev(node.args[0])), node.func.id)()  # type: ignore[no-any-return,unused-ignore]
         if isinstance(node, ast.Call):
             raise ExpressionError(
                 f"only these functions can be called, with one argument: {', '.join(FUNCTIONS)}"
@@ -71,27 +92,59 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             f"{type(node).__name__} is not allowed in an expression: {ast.unparse(node)!r}"
         )
 
+    out: Number = 0.0
     try:
-        out = ev(tree.body)
+        for i, stmt in enumerate(statements):
+            last = i == len(statements) - 1
+            if isinstance(stmt, ast.Expr) and last:
+                out = ev(stmt.value)
+            elif (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+            ):
+                name = stmt.targets[0].id
+                if name in names:
+                    raise ExpressionError(f"{name!r} is given a value twice")
+                out = names[name] = ev(stmt.value)
+                if isinstance(out, Value) and out._prev and not out.label:
+                    out.label = name  # inner Values keep their statement's name
+            else:
+                raise ExpressionError(
+                    f"only `name = expression` statements, and a last expression: {ast.unparse(stmt)!r}"
+                )
     except RecursionError:
         raise ExpressionError("expression nested too deeply") from None
     except (ArithmeticError, TypeError, ValueError) as e:
+        if isinstance(e, ExpressionError):
+            raise
         raise ExpressionError(f"cannot evaluate: {e}") from None
+    out = _as_value(out)
     if not out.label:
         out.label = "out"
     return out
 
 
+def _as_value(x: Number) -> Value:
+    return x if isinstance(x, Value) else Value(x)
+
+
 def assignments(items: list[str]) -> dict[str, float]:
-    """The NAME=NUMBER items of `--set`, as a dict."""
-    values = {}
+    """The NAME=NUMBER items of `--set`, as a dict; a name given twice is an error."""
+    values: dict[str, float] = {}
     for item in items:
-        name, eq, number = item.partition("=")
+        name, eq, number = unicodedata.normalize("NFKC", item).partition("=")
         name = name.strip()
         if not eq or not name.isidentifier():
             raise ExpressionError(f"--set expects NAME=NUMBER, got {item!r}")
+        if keyword.iskeyword(name):
+            raise ExpressionError(f"--set {name}: {name!r} is a keyword, which cannot be a name")
+        if name in values:
+            raise ExpressionError(f"--set {name} is given twice")
         try:
             values[name] = float(number)
         except ValueError:
             raise ExpressionError(f"--set {name}: {number!r} is not a number") from None
+        if not math.isfinite(values[name]):
+            raise ExpressionError(f"--set {name}: {number!r} is not a finite number")
     return values

@@ -36,6 +36,9 @@ def value_and_grad(
     """A function returning (f(*args), d f / d args[argnums]) as floats."""
 
     def wrapped(*args: Any) -> tuple[float, float | tuple[float, ...]]:
+        wanted = [argnums] if isinstance(argnums, int) else list(argnums)
+        if any(not -len(args) <= i < len(args) for i in wanted):
+            raise ValueError(f"argnums={argnums!r}, but the function got {len(args)} arguments")
         xs = _leaves(args)
         out = _call(f, xs)
         out.backward()

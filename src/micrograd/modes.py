@@ -128,7 +128,7 @@ def check_backward(node: Any) -> None:
         g = _number(v.grad)
         if not math.isfinite(g):
             args = ", ".join(repr(i.data) for i in node._prev)
-            made = getattr(node, "_where", "outside detect_anomaly()")
+            made = node._where
             raise FloatingPointError(
                 f"backward of op {node._op!r} on ({args}) gave the grad {g!r} to its input {k} "
                 f"(data {v.data!r}); the op's output was made at {made}"

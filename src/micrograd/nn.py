@@ -7,6 +7,7 @@ Compatible with the original micrograd: same constructors, same use of Python's 
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from collections.abc import Sequence
 from typing import Any, Union
@@ -46,11 +47,16 @@ class Module:
 
 
 def _check_param(name: str, x: Any) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise ValueError(f"parameter {name!r}: expected a number, got {x!r}")
-    if not math.isfinite(x):
-        raise ValueError(f"parameter {name!r}: expected a finite number, got {x!r}")
-    return float(x)
+    try:
+        value = float(x)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        shown = repr(x) if len(repr(x)) < 40 else repr(x)[:40] + "..."
+        raise ValueError(f"parameter {name!r}: expected a finite number, got {shown}")
+    return value
 
 
 def _checked_state(model: Module, state: Any) -> dict[str, float]:
@@ -151,6 +157,10 @@ class MLP(Module):
     """A multi-layer perceptron: activation on every hidden layer, a linear last layer."""
 
     def __init__(self, nin: int, nouts: Sequence[int], activation: str = "relu") -> None:
+        if isinstance(nouts, (int, str)) or not isinstance(nouts, Sequence):
+            raise TypeError(
+                f"MLP: nouts must be a list of layer sizes like [16, 16, 1], got {nouts!r}"
+            )
         if not nouts:
             raise ValueError("MLP needs at least one layer size in nouts")
         sizes = [nin, *nouts]

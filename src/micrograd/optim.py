@@ -47,10 +47,13 @@ class SGD(Optimizer):
         nesterov: bool = False,
     ) -> None:
         super().__init__(params, lr)
-        if momentum < 0 or weight_decay < 0:
-            raise ValueError(
-                f"SGD: momentum and weight_decay must be >= 0, got {momentum}, {weight_decay}"
-            )
+        for name, x in [
+            ("momentum", momentum),
+            ("dampening", dampening),
+            ("weight_decay", weight_decay),
+        ]:
+            if not (isinstance(x, (int, float)) and math.isfinite(x) and x >= 0):
+                raise ValueError(f"SGD: {name} must be a finite number >= 0, got {x!r}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("SGD: nesterov needs momentum > 0 and dampening == 0")
         self.momentum, self.dampening = momentum, dampening
@@ -82,7 +85,11 @@ class Adam(Optimizer):
         weight_decay: float = 0.0,
     ) -> None:
         super().__init__(params, lr)
-        if not all(0 <= b < 1 for b in betas) or eps < 0 or weight_decay < 0:
+        if (
+            not all(0 <= b < 1 for b in betas)
+            or not (math.isfinite(eps) and eps >= 0)
+            or not (math.isfinite(weight_decay) and weight_decay >= 0)
+        ):
             raise ValueError(
                 f"{type(self).__name__}: bad betas={betas}, eps={eps} or weight_decay={weight_decay}"
             )
@@ -106,7 +113,9 @@ class Adam(Optimizer):
                     g = g + self.weight_decay * p.data
             self.m[i] += (1 - b1) * (g - self.m[i])
             self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
-            p.data -= step_size * self.m[i] / (math.sqrt(self.v[i]) / bias2_sqrt + self.eps)
+            denom = math.sqrt(self.v[i]) / bias2_sqrt + self.eps
+            # with eps = 0 and a zero grad this is 0/0: nan, as in PyTorch, not ZeroDivisionError
+            p.data -= step_size * self.m[i] / denom if denom else math.nan
 
 
 class AdamW(Adam):
@@ -136,8 +145,14 @@ class LinearLR:
         end_factor: float = 0.1,
         total_iters: int = 100,
     ) -> None:
-        if total_iters < 1:
-            raise ValueError(f"LinearLR: total_iters must be >= 1, got {total_iters}")
+        if not isinstance(total_iters, int) or total_iters < 1:
+            raise ValueError(f"LinearLR: total_iters must be an integer >= 1, got {total_iters!r}")
+        # as torch: a factor below 0 would make the lr negative, turning descent into ascent
+        if not (0 < start_factor <= 1 and 0 <= end_factor <= 1):
+            raise ValueError(
+                f"LinearLR: need 0 < start_factor <= 1 and 0 <= end_factor <= 1, "
+                f"got {start_factor!r} and {end_factor!r}"
+            )
         self.optimizer, self.base_lr = optimizer, optimizer.lr
         self.start, self.end, self.total = start_factor, end_factor, total_iters
         self.t = 0

@@ -23,23 +23,28 @@ def pyplot():  # type: ignore[no-untyped-def]
     return plt
 
 
-def _save(fig, path: str) -> None:  # type: ignore[no-untyped-def]
+def _png(fig, path: str | None) -> bytes:  # type: ignore[no-untyped-def]
+    """The figure as PNG bytes, also written to `path` (atomically) when one is given."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    atomic_write(path, buf.getvalue())  # an interrupted run never leaves half a picture
+    data = buf.getvalue()
+    if path is not None:
+        atomic_write(path, data)  # an interrupted run never leaves half a picture
+    return data
 
 
 def decision_boundary(
     clf: Classifier,
     X: Sequence[Sequence[float]],
     y: Sequence[int],
-    path: str,
+    path: str | None = None,
     title: str = "",
     X_test: Sequence[Sequence[float]] = (),
     y_test: Sequence[int] = (),
     resolution: int = 150,
-) -> None:
-    """Colour the plane by predicted class and draw the points (test points hollow)."""
+) -> bytes:
+    """Colour the plane by predicted class and draw the points (test points hollow): PNG bytes,
+    written to `path` too if given."""
     plt = pyplot()
     pts = [*X, *X_test]
     x0s, x1s = [p[0] for p in pts], [p[1] for p in pts]
@@ -64,12 +69,14 @@ def decision_boundary(
     ax.set_xlim(lo0, hi0)
     ax.set_ylim(lo1, hi1)
     ax.set_title(title)
-    _save(fig, path)
+    data = _png(fig, path)
     plt.close(fig)
+    return data
 
 
-def loss_curve(history: Sequence[tuple[float, float]], path: str) -> None:
-    """Loss (log scale) and training accuracy against the step."""
+def loss_curve(history: Sequence[tuple[float, float]], path: str | None = None) -> bytes:
+    """Loss (log scale) and training accuracy against the step: PNG bytes, written to `path` too
+    if given."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     steps = range(1, len(history) + 1)
@@ -81,5 +88,6 @@ def loss_curve(history: Sequence[tuple[float, float]], path: str) -> None:
     acc.plot(steps, [h[1] for h in history], color="tab:orange")
     acc.set_ylabel("train accuracy", color="tab:orange")
     acc.set_ylim(0, 1.02)
-    _save(fig, path)
+    data = _png(fig, path)
     plt.close(fig)
+    return data

@@ -36,6 +36,7 @@ class Classifier:
     reg: float = 1e-4
     fast: bool = True
     _programs: dict[str, Any] = field(default_factory=dict, repr=False)
+    _programs_for: tuple[Any, float] | None = field(default=None, repr=False)
 
     @property
     def binary(self) -> bool:
@@ -59,10 +60,15 @@ class Classifier:
             return [[*x, 2.0 * c - 1.0] for x, c in zip(X, y)]
         return [[*x, *(1.0 if k == c else 0.0 for k in range(self.classes))] for x, c in zip(X, y)]
 
-    def _use_fast(self) -> bool:
+    def uses_fast_path(self) -> bool:
+        """Whether loss_and_grad and scores run on the fast path (numpy installed, fast=True)."""
         return self.fast and np is not None
 
     def _program(self, key: str, build: Callable[[], Compiled]) -> Compiled:
+        """A traced program, traced again when the model or reg changed since (redteam W4)."""
+        if self._programs_for is None or self._programs_for != (self.model, self.reg):
+            self._programs.clear()
+            self._programs_for = (self.model, self.reg)
         if key not in self._programs:
             self._programs[key] = build()
         return self._programs[key]  # type: ignore[no-any-return,unused-ignore]
@@ -70,7 +76,7 @@ class Classifier:
     def loss_and_grad(self, rows: Sequence[Sequence[float]]) -> float:
         """Mean loss over `rows` plus regularisation; leaves d loss / d p in each parameter's grad."""
         params = self.model.parameters()
-        if self._use_fast():
+        if self.uses_fast_path():
             width = len(rows[0])
             per_sample = self._program(
                 f"loss{width}", lambda: trace(self.sample_loss, params, width)
@@ -90,7 +96,7 @@ class Classifier:
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
         """The model's outputs for each point."""
         nout = self.model.sizes[-1]
-        if self._use_fast() and len(X) > 0:
+        if self.uses_fast_path() and len(X) > 0:
             outs = [self._output_program(k)(np.asarray(X)) for k in range(nout)]
             return np.stack(outs, axis=1).tolist()  # type: ignore[no-any-return,unused-ignore]
         result = []
