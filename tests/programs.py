@@ -69,14 +69,17 @@ def run(program_steps, inputs):
 def central_difference(f, xs, i, eps, rtol=1e-4, atol=1e-4):
     """d f / d xs[i] by central differences, as (numeric, None); or (None, why) where finite
     differences cannot judge a derivative to within atol + rtol * |numeric| (f: floats -> float):
-    - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow);
+    - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow), or
+      its slope is not (a / 2.23e-313: the derivative is beyond a float's range);
     - "rounding": |f| is so large that its rounding error, divided by the step, exceeds that
       tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
     - "not smooth": the slopes on the two sides of x differ by more than the tolerance, relative to
       themselves, so f has a kink, a jump or a pole within the step (redteam T1: tanh(b/a)
-      across a = 0, relu(b)/b, 0**0, 1/b for b within the step of 0).
-    Where the one-sided slopes agree, f is smooth at the scale of the step, and the central
-    difference, more accurate than either, must agree with the derivative whatever computed it."""
+      across a = 0, relu(b)/b, 0**0, 1/b for b within the step of 0);
+    - "no derivative": the central difference changes with the step (eps against 10 eps): the
+      derivative does not exist at x, e.g. (a*a)**a at a = 0, whose slope is 2 log|a| + 2.
+    Where none of these holds, f is smooth at the scale of the step, and the central difference
+    must agree with the derivative, whatever computed it."""
 
     def at(delta):
         ys = list(xs)
@@ -84,12 +87,14 @@ def central_difference(f, xs, i, eps, rtol=1e-4, atol=1e-4):
         return f(ys)
 
     try:
-        lo, mid, hi = at(-eps), at(0.0), at(eps)
+        far_lo, lo, mid, hi, far_hi = at(-10 * eps), at(-eps), at(0.0), at(eps), at(10 * eps)
     except (ArithmeticError, ValueError) as e:  # ExpressionError is a ValueError
         return None, f"domain: f fails within the step ({type(e).__name__})"
-    if not all(math.isfinite(y) for y in (lo, mid, hi)):
+    if not all(math.isfinite(y) for y in (far_lo, lo, mid, hi, far_hi)):
         return None, f"domain: f is {lo!r}, {mid!r}, {hi!r} at x - eps, x, x + eps"
     numeric = (hi - lo) / (2 * eps)
+    if not math.isfinite(numeric):
+        return None, f"domain: the slope {numeric!r} is beyond a float's range"
     allowed = atol + rtol * abs(numeric)
     rounding = 4 * max(abs(lo), abs(mid), abs(hi)) * sys.float_info.epsilon / eps
     if rounding > allowed / 2:
@@ -97,6 +102,9 @@ def central_difference(f, xs, i, eps, rtol=1e-4, atol=1e-4):
     left, right = (mid - lo) / eps, (hi - mid) / eps
     if abs(right - left) > allowed + rtol * max(abs(left), abs(right)) + rounding:
         return None, f"not smooth: the slopes are {left!r} left and {right!r} right of x"
+    wider = (far_hi - far_lo) / (20 * eps)
+    if abs(wider - numeric) > allowed + rounding:
+        return None, f"no derivative: the slope is {numeric!r} over eps, {wider!r} over 10 eps"
     return numeric, None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import random
@@ -72,15 +73,16 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     X, y = DATASETS[args.data](n=SIZES[args.data], noise=args.noise, seed=args.seed)
     (X_train, y_train), _, (X_test, y_test) = split(X, y, test=1 / 3, seed=args.seed)
     classes = max(y) + 1
+    sizes = [2, *args.hidden, 1 if classes == 2 else classes]
+    _check_budget(sizes, args)
     random.seed(args.seed)  # the weights come from Python's random, as in the original
-    model = MLP(2, [*args.hidden, 1 if classes == 2 else classes], activation=args.activation)
+    model = MLP(sizes[0], sizes[1:], activation=args.activation)
     clf = Classifier(model, classes)
     if args.optimizer == "sgd":
         optimizer: Any = SGD(model.parameters(), lr=args.lr or 1.0, momentum=args.momentum)
         scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
     else:
         optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
-    _check_budget(model, args, eager=not clf.uses_fast_path())
     if not args.no_plot:  # fail before training, not after, if matplotlib is missing
         from micrograd.plot import pyplot
 
@@ -141,14 +143,17 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
 
 
-# Values one training step may build: beyond this a scalar engine takes minutes and gigabytes
-MAX_VALUES_PER_STEP = 5_000_000
+# Values one training step may build: beyond this a scalar engine takes minutes (tracing costs
+# 3-6 us per Value) and gigabytes. --hidden 256,256 builds 270,000; 512,512 is refused.
+MAX_VALUES_PER_STEP = 1_000_000
 
 
-def _check_budget(model: Any, args: argparse.Namespace, eager: bool) -> None:
-    """Refuse widths whose graphs would not fit (redteam R2): every weight makes a `*` and a `+`
-    node per sample (on the fast path: once, to trace; eager: for each sample of the batch)."""
-    params = len(model.parameters())
+def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
+    """Refuse widths whose graphs would not fit (redteam R2), before building anything: every
+    weight makes a `*` and a `+` node per sample (on the fast path, once, to trace; without numpy,
+    the eager engine does it for each sample of the batch), and the L2 penalty as many again."""
+    params = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+    eager = importlib.util.find_spec("numpy") is None
     per_step = 4 * params * (1 if not eager else (args.batch_size or SIZES[args.data]))
     if per_step > MAX_VALUES_PER_STEP:
         raise UsageError(

@@ -324,7 +324,12 @@ def _as_float(x: object, op: str) -> float:
         except OverflowError:
             raise OverflowError(f"{op}: {shown} is too large for a float") from None
     wanted = "a real number" if op == "Value()" else "a real number or a Value"
-    raise TypeError(f"{op}: expected {wanted}, got {shown} of type {type(x).__name__}")
+    kind = (
+        type(x).__qualname__
+        if type(x).__module__ == "builtins"
+        else f"{type(x).__module__}.{type(x).__qualname__}"
+    )
+    raise TypeError(f"{op}: expected {wanted}, got {shown} of type {kind}")
 
 
 def _operand(x: Operand, op: str) -> Value:

@@ -50,27 +50,51 @@ def to_torch(model: MLP) -> Any:
 
 
 def from_torch(module: Any, model: MLP | None = None) -> MLP:
-    """Copy the weights of a torch.nn.Sequential of Linear layers (and activations) into `model`,
-    or into a new MLP of the same shape. Raises ValueError, changing nothing, if they differ."""
+    """Copy the weights of a torch.nn.Sequential laid out as to_torch makes it (Linear, then pairs
+    of one activation and a Linear) into `model`, or into a new MLP of that shape. Anything else
+    raises ValueError naming the problem, and `model` is left unchanged."""
     torch = _torch()
-    linears = [m for m in module if isinstance(m, torch.nn.Linear)]
-    acts = {type(m).__name__.lower() for m in module if not isinstance(m, torch.nn.Linear)}
-    if not linears or len(acts) > 1 or not acts <= {"relu", "tanh", "sigmoid"}:
+    acts = {torch.nn.ReLU: "relu", torch.nn.Tanh: "tanh", torch.nn.Sigmoid: "sigmoid"}
+    if not isinstance(module, torch.nn.Sequential):
         raise ValueError(
-            f"from_torch: expected Linear layers with one kind of activation, got {module!r}"
+            f"from_torch: expected a torch.nn.Sequential as to_torch makes, got {type(module).__name__}"
         )
-    activation = acts.pop() if acts else "linear"
+    layers = list(module)
+    linears, between = layers[0::2], layers[1::2]
+    if (
+        len(layers) % 2 == 0
+        or not all(type(m) is torch.nn.Linear for m in linears)
+        or not all(type(m) in acts for m in between)
+    ):
+        kinds = [type(m).__name__ for m in layers]
+        raise ValueError(
+            f"from_torch: expected Linear, then (ReLU|Tanh|Sigmoid, Linear) pairs, got {kinds}"
+        )
+    found = {acts[type(m)] for m in between}
+    if len(found) > 1:
+        raise ValueError(f"from_torch: an MLP has one kind of activation, got {sorted(found)}")
+    for k, linear in enumerate(linears):
+        if linear.bias is None:
+            raise ValueError(f"from_torch: Linear {k} has no bias; every micrograd neuron has one")
+        if k and linear.in_features != linears[k - 1].out_features:
+            raise ValueError(
+                f"from_torch: Linear {k} has in_features={linear.in_features}, but the layer "
+                f"before it has out_features={linears[k - 1].out_features}"
+            )
+    # with one layer there is no hidden activation: keep the model's, or call it linear
+    activation = found.pop() if found else (model.activation if model else "linear")
     sizes = [linears[0].in_features] + [m.out_features for m in linears]
     if model is None:
         model = MLP(sizes[0], sizes[1:], activation=activation)
-    if model.sizes != sizes or (len(linears) > 1 and model.activation != activation):
-        raise ValueError(f"from_torch: {module!r} does not fit {model.spec}")
+    if model.sizes != sizes or model.activation != activation:
+        raise ValueError(
+            f"from_torch: the module is MLP({sizes[0]}, {sizes[1:]}, activation={activation!r}), "
+            f"not {model.spec}"
+        )
     state = {}
     for i, linear in enumerate(linears):
-        weight, bias = (
-            linear.weight.detach().double().tolist(),
-            linear.bias.detach().double().tolist(),
-        )
+        weight = linear.weight.detach().double().tolist()
+        bias = linear.bias.detach().double().tolist()
         for j, (row, b) in enumerate(zip(weight, bias)):
             state.update({f"layers.{i}.neurons.{j}.w.{k}": w for k, w in enumerate(row)})
             state[f"layers.{i}.neurons.{j}.b"] = b

@@ -196,8 +196,8 @@ class Compiled:
         if not np.isfinite(out).all():
             bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
             raise FloatingPointError(
-                f"the compiled function gave {out[bad[0]]!r} for batch rows {bad}; run one of "
-                "those rows eagerly inside micrograd.detect_anomaly() to find the op"
+                f"the compiled function gave {float(out[bad[0]])!r} for batch rows {bad}; run one "
+                "of those rows eagerly inside micrograd.detect_anomaly() to find the op"
             )
         return values, locals_
 
@@ -212,7 +212,11 @@ class Compiled:
         n = values.shape[1]
         _, grads = self._buffers(n)
         grads.fill(0.0)
-        grads[self.root] = 1.0 if weights is None else np.broadcast_to(weights, (n,))
+        if weights is not None and np.shape(weights) not in ((), (n,)):
+            raise ValueError(
+                f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
+            )
+        grads[self.root] = 1.0 if weights is None else weights
         params = self._local.params
         param_grads = np.zeros(len(self.params))
         with np.errstate(all="ignore"):

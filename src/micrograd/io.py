@@ -44,8 +44,11 @@ def atomic_write(path: str | bytes | os.PathLike[Any], data: bytes) -> None:
         sys.stdout.flush()
         return
     target = os.path.realpath(name)
-    if target == "/dev" or target.startswith("/dev/"):
-        raise ValueError(f"{name}: refusing to replace {target}; write to a regular file or '-'")
+    for where in (os.path.abspath(name), target):  # /dev/stdout links on to a file or a pipe
+        if where.startswith(("/dev/", "/proc/")):
+            raise ValueError(
+                f"{name}: refusing to replace {where}; give a file, or '-' for standard output"
+            )
     try:
         old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:

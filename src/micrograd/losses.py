@@ -5,8 +5,9 @@ All are built from Value ops only (no branches on data), so they also trace for 
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
-from typing import Union
+from typing import Any, Union
 
 from micrograd.engine import Value
 
@@ -69,10 +70,11 @@ def logsumexp(logits: Sequence[Value]) -> Value:
     return m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
 
 
-def cross_entropy_one(logits: Sequence[Value], target: int | Sequence[Scalar]) -> Value:
+def cross_entropy_one(logits: Sequence[Value], target: Any) -> Value:
     """Softmax cross-entropy of one sample: logsumexp(z) - z[target]. `target` is a class index
     or a one-hot (or soft) list of weights."""
-    if isinstance(target, int):
+    if isinstance(target, numbers.Integral):
+        target = int(target)
         if not 0 <= target < len(logits):
             raise ValueError(f"cross_entropy: class {target} out of range for {len(logits)} logits")
         picked: Scalar = logits[target]

@@ -67,8 +67,9 @@ def _checked_state(model: Module, state: Any) -> dict[str, float]:
             f"a state dict must be a dict of name -> number, got {type(state).__name__}"
         )
     names = [n for n, _ in model.named_parameters()]
+    known = set(names)
     missing = [n for n in names if n not in state]
-    extra = [n for n in state if n not in set(names)]
+    extra = [n for n in state if n not in known]
     if missing or extra:
         raise ValueError(
             f"state does not fit {getattr(model, 'spec', type(model).__name__)}: missing {missing[:5]}{'...' if len(missing) > 5 else ''}, "

@@ -170,7 +170,8 @@ def to_mermaid(root: Value, params: Iterable[Value] = (), max_nodes: int | None 
     d = _drawing(root, params, max_nodes)
     lines = ["flowchart LR"]
     for ident, text, kind in d.boxes:
-        lines.append(f'    {ident}["{text.replace(chr(34), "#quot;")}"]:::{kind}')
+        text = text.replace(chr(34), "#quot;").replace("\n", " ")  # a newline would end the line
+        lines.append(f'    {ident}["{text}"]:::{kind}')
     for ident, op in d.ops:
         lines.append(f'    {ident}(("{op}"))')
     for a, b, label in d.edges:
