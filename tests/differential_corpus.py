@@ -165,6 +165,12 @@ for k in range(3):
         "backward-twice",
     ),
     Program(
+        "data changed between forward and backward",
+        V
+        + "a, b = Value(2.0), Value(3.0)\nc = a * b\na.data = 10.0\nc.backward()\nprint(a.grad, b.grad)\n",
+        "saved-locals",
+    ),
+    Program(
         "division is one op", V + "a, b = Value(3.0), Value(7.0)\nprint((a / b)._op)\n", "division"
     ),
     Program(

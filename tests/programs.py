@@ -66,32 +66,51 @@ def run(program_steps, inputs):
     return out
 
 
-def central_difference(f, xs, i, eps, rtol=1e-4, atol=1e-4):
+# The input of each op where the op is singular at 0: a divisor, log's and a power's argument,
+# relu's kink.
+SINGULAR_AT_ZERO = {"/": 1, "log": 0, "**": 0, "ReLU": 0}
+
+
+def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
     """d f / d xs[i] by central differences, as (numeric, None); or (None, why) where finite
-    differences cannot judge a derivative to within atol + rtol * |numeric| (f: floats -> float):
+    differences cannot judge a derivative to within atol + rtol * |numeric|. `graph(ys)` builds
+    f's graph on the numbers ys and returns its output Value; f is its .data.
     - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow), or
       its slope is not (a / 2.23e-313: the derivative is beyond a float's range);
+    - "singular": an op's input crosses the point where the op is singular (0 for a divisor,
+      log, a power's base, relu's kink) within the step, however narrow the feature is:
+      (a*a)/(a+b) at a = 0, b = 1e-51 looks like the line y = a at the scale of the step;
     - "rounding": |f| is so large that its rounding error, divided by the step, exceeds that
       tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
     - "not smooth": the slopes on the two sides of x differ by more than the tolerance, relative to
-      themselves, so f has a kink, a jump or a pole within the step (redteam T1: tanh(b/a)
-      across a = 0, relu(b)/b, 0**0, 1/b for b within the step of 0);
+      themselves: a kink, a jump or a pole within the step (redteam T1: tanh(b/a) across a = 0,
+      relu(b)/b, 0**0, 1/b for b within the step of 0);
     - "no derivative": the central difference changes with the step (eps against 10 eps): the
       derivative does not exist at x, e.g. (a*a)**a at a = 0, whose slope is 2 log|a| + 2.
     Where none of these holds, f is smooth at the scale of the step, and the central difference
     must agree with the derivative, whatever computed it."""
+    from micrograd.engine import topo_order
 
     def at(delta):
         ys = list(xs)
         ys[i] += delta
-        return f(ys)
+        return graph(ys)
 
     try:
-        far_lo, lo, mid, hi, far_hi = at(-10 * eps), at(-eps), at(0.0), at(eps), at(10 * eps)
+        roots = [at(d) for d in (-10 * eps, -eps, 0.0, eps, 10 * eps)]
     except (ArithmeticError, ValueError) as e:  # ExpressionError is a ValueError
         return None, f"domain: f fails within the step ({type(e).__name__})"
+    far_lo, lo, mid, hi, far_hi = [r.data for r in roots]
     if not all(math.isfinite(y) for y in (far_lo, lo, mid, hi, far_hi)):
         return None, f"domain: f is {lo!r}, {mid!r}, {hi!r} at x - eps, x, x + eps"
+    for nodes in zip(*(topo_order(r) for r in roots[1:4])):  # the same graph, three points
+        k = SINGULAR_AT_ZERO.get(
+            nodes[0]._op[:2] if nodes[0]._op.startswith("**") else nodes[0]._op
+        )
+        if k is not None and len(nodes[0]._prev) > k:
+            signs = {math.copysign(1, n._prev[k].data) if n._prev[k].data else 0 for n in nodes}
+            if len(signs) > 1:
+                return None, f"singular: the input of {nodes[0]._op!r} crosses 0 within the step"
     numeric = (hi - lo) / (2 * eps)
     if not math.isfinite(numeric):
         return None, f"domain: the slope {numeric!r} is beyond a float's range"

@@ -53,7 +53,7 @@ def test_from_torch_round_trip():
 def test_from_torch_refuses_a_different_architecture():
     model = MLP(2, [3, 1])
     before = model.state_dict()
-    with pytest.raises(ValueError, match="does not fit"):
+    with pytest.raises(ValueError, match="from_torch: the module is MLP"):
         from_torch(to_torch(MLP(2, [4, 1])), model)
     assert model.state_dict() == before
 

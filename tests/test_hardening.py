@@ -46,7 +46,6 @@ def test_anomaly_mode_is_off_outside_and_per_thread():
 
 
 def test_no_grad_inside_anomaly_mode():
-    from micrograd import no_grad
 
     with detect_anomaly(), no_grad():
         z = Value(2.0) * 3
@@ -88,22 +87,32 @@ def test_fuzzed_expressions_evaluate_or_fail_cleanly(text, values):
         if why:  # finite differences cannot judge this input here (see central_difference)
             event(why.split(":")[0])
             continue
+        if math.isnan(grad) and _negative_base_with_a_value_exponent(out):
+            # d(x**y)/dy is nan for x < 0, as in PyTorch (log x is not real there), even where y
+            # cannot move: (tanh(-1) ** (a - a)) is 1 for every a, but the chain rule meets the nan
+            event("convention: nan for a negative base's exponent")
+            continue
         assert abs(grad - numeric) <= 1e-4 * (1 + abs(numeric)), (text, name, grad, numeric)
 
 
-def _judge(text, env, out):
-    """(name, engine's grad, central difference, why it cannot judge) for each input of `out`."""
+def _negative_base_with_a_value_exponent(out):
+    return any(v._op == "**" and v._prev[0].data < 0 for v in topo_order(out))
+
+
+def _judge(text, env, out, black_box=False):
+    """(name, engine's grad, central difference, why it cannot judge) for each input of `out`.
+    With black_box, the oracle sees f's values only, not its graph (for testing its rules)."""
     leaves = {v.label: v for v in topo_order(out) if not v._prev and v.label in env}
     names = list(env)
     for i, name in enumerate(names):
         if name in leaves:
             grad = leaves[name].grad
 
-            def f(ys):
-                with no_grad():
-                    return parse_expression(text, dict(zip(names, ys))).data
+            def graph(ys):
+                root = parse_expression(text, dict(zip(names, ys)))
+                return Value(root.data) if black_box else root
 
-            numeric, why = central_difference(f, list(env.values()), i, 1e-7)
+            numeric, why = central_difference(graph, list(env.values()), i, 1e-7)
             yield name, grad, numeric, why
 
 
@@ -128,22 +137,36 @@ T1 = [
     ("(relu(b) / b)", {"b": 9.76e-279}, "not smooth"),
     ("(a ** relu(b))", {"a": 0.0, "b": 0.0}, "not smooth"),
     ("(b ** relu(a))", {"a": 0.0, "b": 0.0}, "not smooth"),
-    # found by `python3 tasks.py fuzz`: a pole within the step; 0**0 where the slope is 2 log|a| + 2
+    # found by `python3 tasks.py fuzz`: a pole within the step; 0**0 where the slope is 2 log|a| + 2;
+    # a derivative beyond a float's range
     ("(a / b)", {"a": 1.0, "b": 4.371022968720212e-33}, "rounding"),
     ("((a * a) ** a)", {"a": 0.0}, "no derivative"),
     ("(a / 2.23e-313)", {"a": 0.0}, "domain"),
+    ("((a * a) / (a + b))", {"a": 0.0, "b": 1.330151464578259e-51}, "singular"),
 ]
+
+
+def test_the_nan_convention_of_a_negative_base_is_recognised():
+    out = parse_expression("(tanh(-1) ** (a - a))", {"a": 0.0})  # found by `tasks.py fuzz`
+    out.backward()
+    assert math.isnan(out._prev[1]._prev[0].grad) and _negative_base_with_a_value_exponent(out)
+    assert not _negative_base_with_a_value_exponent(parse_expression("(a ** 2)", {"a": -1.0}))
 
 
 @pytest.mark.parametrize("text, env, rule", T1)
 def test_the_skip_rules_on_redteam_T1(text, env, rule):
     out = parse_expression(text, env)
     out.backward()
-    verdicts = list(_judge(text, env, out))
-    skipped = [why for _, _, _, why in verdicts if why]
-    assert any(why.startswith(rule) for why in skipped), verdicts
+    verdicts = list(_judge(text, env, out))  # the oracle with f's graph
+    assert any(why for _, _, _, why in verdicts), verdicts
     for name, grad, numeric, why in verdicts:  # what is judged agrees
         assert why or abs(grad - numeric) <= 1e-4 * (1 + abs(numeric)), (name, grad, numeric)
+    # each value-based rule on its own: the oracle with f's values alone
+    blind = list(_judge(text, env, out, black_box=True))
+    if rule == "singular":  # values alone are fooled here: why the graph is looked at
+        assert any(not why and abs(g - n) > 1e-4 * (1 + abs(n)) for _, g, n, why in blind), blind
+    else:
+        assert any(why and why.startswith(rule) for _, _, _, why in blind), blind
 
 
 @settings(max_examples=examples(300))

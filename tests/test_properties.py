@@ -2,13 +2,12 @@
 
 from hypothesis import event, given, settings
 
-from micrograd import Value, no_grad
+from micrograd import Value
 from programs import central_difference, examples, programs, run
 
 
-def evaluate(steps, xs):
-    with no_grad():
-        return run(steps, [Value(x) for x in xs]).data
+def graph(steps):
+    return lambda xs: run(steps, [Value(x) for x in xs])
 
 
 @settings(max_examples=examples(150))
@@ -19,7 +18,7 @@ def test_random_programs_match_central_differences(program):
     out = run(steps, leaves)
     out.backward()
     for i, leaf in enumerate(leaves):
-        numeric, why = central_difference(lambda ys: evaluate(steps, ys), xs, i, 1e-6)
+        numeric, why = central_difference(graph(steps), xs, i, 1e-6)
         if why:  # finite differences cannot judge this input here (see central_difference)
             event(why.split(":")[0])
             continue
@@ -35,10 +34,10 @@ def test_the_skip_rules_on_redteam_T2():
     leaves = [Value(x) for x in xs]
     run(steps, leaves).backward()
     assert leaves[1].grad == 1.0
-    numeric, why = central_difference(lambda ys: evaluate(steps, ys), xs, 1, 1e-6)
+    numeric, why = central_difference(graph(steps), xs, 1, 1e-6)
     assert numeric is None and why.startswith("rounding")
     # and a smooth program at a moderate size is judged, not skipped
-    assert central_difference(lambda ys: evaluate(steps[:3], ys), xs, 1, 1e-6)[1] is None
+    assert central_difference(graph(steps[:3]), xs, 1, 1e-6)[1] is None
 
 
 @settings(max_examples=examples(100))
