@@ -77,9 +77,10 @@ def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
     f's graph on the numbers ys and returns its output Value; f is its .data.
     - "domain": f fails or is not finite within the step (a domain edge, a pole, overflow), or
       its slope is not (a / 2.23e-313: the derivative is beyond a float's range);
-    - "singular": an op's input crosses the point where the op is singular (0 for a divisor,
-      log, a power's base, relu's kink) within the step, however narrow the feature is:
-      (a*a)/(a+b) at a = 0, b = 1e-51 looks like the line y = a at the scale of the step;
+    - "singular": an op's input is at, or crosses within the step, the point where the op is
+      singular (0 for a divisor, log, a power's base, relu's kink), however narrow the feature:
+      (a*a)/(a+b) at a = 0, b = 1e-51 looks like the line y = a at the scale of the step, and
+      (a - a) ** 0.5 is 0 for every a, but its base sits where sqrt has no derivative;
     - "rounding": |f| is so large that its rounding error, divided by the step, exceeds that
       tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
     - "not smooth": the slopes on the two sides of x differ by more than the tolerance, relative to
@@ -109,8 +110,8 @@ def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
         )
         if k is not None and len(nodes[0]._prev) > k:
             signs = {math.copysign(1, n._prev[k].data) if n._prev[k].data else 0 for n in nodes}
-            if len(signs) > 1:
-                return None, f"singular: the input of {nodes[0]._op!r} crosses 0 within the step"
+            if len(signs) > 1 or 0 in signs:
+                return None, f"singular: the input of {nodes[0]._op!r} is or crosses 0 in the step"
     numeric = (hi - lo) / (2 * eps)
     if not math.isfinite(numeric):
         return None, f"domain: the slope {numeric!r} is beyond a float's range"

@@ -433,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("micrograd: error: out of memory; try smaller --hidden widths", file=sys.stderr)
         return 1
-    except (ImportError, OSError, ValueError, ArithmeticError) as e:
+    except (ImportError, OSError, ValueError, ArithmeticError, TypeError) as e:
         print(f"micrograd: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

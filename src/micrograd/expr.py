@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Union
 
-from micrograd.engine import Value
+from micrograd.engine import FloatMath, Value
 
 FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
 MAX_LENGTH = 2000
@@ -62,7 +62,14 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
 
     def ev(node: ast.AST) -> Number:
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-            return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
+            a, b = ev(node.left), ev(node.right)
+            if (
+                isinstance(node.op, ast.Pow)
+                and not isinstance(a, Value)
+                and not isinstance(b, Value)
+            ):
+                return FloatMath.pow(a, b)  # two numbers: the engine's power (nan, not complex)
+            return _BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = ev(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
@@ -113,13 +120,14 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
                 raise ExpressionError(
                     f"only `name = expression` statements, and a last expression: {ast.unparse(stmt)!r}"
                 )
+        out = _as_value(out)
     except RecursionError:
         raise ExpressionError("expression nested too deeply") from None
     except (ArithmeticError, TypeError, ValueError) as e:
         if isinstance(e, ExpressionError):
             raise
         raise ExpressionError(f"cannot evaluate: {e}") from None
-    out = _as_value(out)
+    assert isinstance(out, Value)
     if not out.label:
         out.label = "out"
     return out
