@@ -2,6 +2,7 @@
 seed chapter's numbers, and hostile expressions on the command line."""
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -34,9 +35,12 @@ def test_dot_is_deterministic_and_ordered():
     lines = [line.strip() for line in text.splitlines()]
     assert lines[0] == "digraph micrograd {"
     assert (
-        'v0 [shape="record", label="{ a | data 2 | grad -3 }", style="filled", fillcolor="#dbeafe"];'
+        'v0 [shape="record", label="{ a | data 2.0000 | grad -3.0000 }", style="filled", fillcolor="#dbeafe"];'
         in lines
     )
+    # inner nodes carry the names explain() gives them; a legend says what the colours mean
+    assert any(line.startswith("v2 ") and "(a*b) | data -6.0000" in line for line in lines)
+    assert any("legend_param" in line and "parameter" in line for line in lines)
     assert any(line.startswith("v3 ") and "#fde68a" in line for line in lines)  # c: a parameter
     assert any(line.startswith("v4 ") and "bold" in line for line in lines)  # the output
     edges = [line.strip() for line in lines if "->" in line]
@@ -68,7 +72,7 @@ def test_draw_dot_is_a_graphviz_digraph():
     L.backward()
     g = draw_dot(L, format="svg", rankdir="TB", params=[c])
     assert isinstance(g, graphviz.Digraph) and g.format == "svg"
-    assert "rankdir=TB" in g.source and 'label="{ a | data 2 | grad -3 }"' in g.source
+    assert "rankdir=TB" in g.source and 'label="{ a | data 2.0000 | grad -3.0000 }"' in g.source
     assert g.source.count("->") == to_dot(L).count("->") == 6
     if DOT or os.environ.get("CI"):
         assert b"<svg" in g.pipe()
@@ -79,10 +83,11 @@ def test_mermaid_flowchart_structure():
     L.backward()
     lines = to_mermaid(L).splitlines()
     assert lines[0] == "flowchart LR"
-    assert sum('["' in line for line in lines) == 5  # one box per Value
+    assert sum(line.startswith("    v") and '["' in line for line in lines) == 5  # a box each
     assert sum('(("' in line for line in lines) == 2  # one node per op
     assert sum("-->" in line for line in lines) == 6
-    assert '    v4["L | data 4 | grad 1"]:::output' in lines
+    assert '    v4["L | data 4.0000 | grad 1.0000"]:::output' in lines
+    assert '        legend_output["output"]:::output' in lines
 
 
 def test_backward_sequence_matches_the_seed_diagram():
@@ -217,3 +222,101 @@ def test_explain_command(capsys):
     assert main(["explain", "a*b + c", "--set", "a=2", "--set", "b=-3", "--set", "c=10"]) == 0
     text = capsys.readouterr().out
     assert "[a, b, (a*b), c, out]" in text and "a.grad += -3 * 1 = -3" in text
+
+
+# ---------------------------------------------------------------------------- the learner's review
+def test_learn_D1_explain_and_sequence_change_no_grad_and_describe_the_pass():
+    a, b, c, L = seed_example()
+    L.backward()
+    before = (a.grad, b.grad, c.grad, L.grad)
+    ex = explain(L)
+    backward_sequence(L)
+    assert (a.grad, b.grad, c.grad, L.grad) == before == (-3.0, 2.0, 1.0, 1)
+    totals = {k.input: k.total for s in ex.steps for k in s.contributions}
+    assert totals == {"(a*b)": 1, "c": 1, "a": -3.0, "b": 2.0}
+
+
+def test_learn_D2_two_values_never_share_a_name():
+    a, b = Value(2.0), Value(2.0)
+    L = a * b + a
+    ex = explain(L)
+    assert ex.order == ["2", "2#2", "(2*2#2)", "((2*2#2)+2)"]
+    seq = backward_sequence(L)
+    assert len({line.split(" as ")[0] for line in seq.splitlines() if "participant" in line}) == 5
+    contributions = [k for s in ex.steps for k in s.contributions]
+    assert [k.input for k in contributions] == ["(2*2#2)", "2", "2", "2#2"]
+    assert [k.value for k in contributions][1:] == [a, a, b]  # the Values themselves
+    from micrograd.nn import MLP
+
+    model = MLP(2, [1])
+    out = model([Value(0.5, label="x0"), Value(-1.0, label="x1")])
+    assert "layers.0.neurons.0.w.0" in explain(out, params=model).order
+
+
+def test_learn_D4_a_closure_that_overwrites_is_reported_as_an_overwrite():
+    def add_wrong(x, y):  # the lecture's bug: = instead of +=
+        out = Value(x.data + y.data, (x, y), "+")
+
+        def _backward():
+            x.grad = out.grad
+            y.grad = out.grad
+
+        out._backward = _backward
+        return out
+
+    a = Value(3.0, label="a")
+    b = add_wrong(a, a)
+    b.label = "b"
+    ex = explain(b)
+    (c,) = ex.steps[0].contributions
+    assert c.overwrote and c.total == 1 and "instead of adding" in str(ex)
+    b.backward()
+    assert a.grad == c.total == 1  # what the closure really leaves
+
+    def add_right(x, y):
+        out = Value(x.data + y.data, (x, y), "+")
+
+        def _backward():
+            x.grad += out.grad
+            y.grad += out.grad
+
+        out._backward = _backward
+        return out
+
+    (c,) = explain(add_right(a, a)).steps[0].contributions
+    assert not c.overwrote and c.total == 2
+
+
+def test_learn_D5_the_cli_explains_the_seed_question_with_shared_nodes(capsys):
+    code = main(
+        [
+            "explain",
+            "c = a + b; d = a * b; e = c + d; g = c * d; f = e + g",
+            "--set",
+            "a=2",
+            "--set",
+            "b=3",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("f = 41")
+    assert "topological order (inputs first): [a, b, c, d, e, g, f]" in out
+    assert "a.grad += 3 * 6 = 18  -> 18" in out and "a.grad += 1 * 7 = 7  -> 25" in out
+    assert "b.grad += 1 * 7 = 7  -> 19" in out  # b: 12 through d, then 7 through c
+    assert "c.grad += 6 * 1 = 6  -> 6" in out  # c is shared: 6 through g, then 1 through e
+    assert "c.grad += 1 * 1 = 1  -> 7   (+=: c is used more than once" in out
+
+
+def test_learn_D3_D6_D13_numbers_are_constants_and_formulas_read_as_written(capsys):
+    main(["explain", "x**2 - y/z", "--set", "x=-3", "--set", "y=0", "--set", "z=2"])
+    out = capsys.readouterr().out
+    assert "(x**2)" in out and "out = (x**2)-(y/z)" in out and not re.search(r"-0(?![.\d])", out)
+    assert "x.grad += -6 * 1 = -6" in out and "z.grad += 0 * -1 = 0" in out
+    assert "2.grad" not in out and "-1.grad" not in out  # constants get no grad line
+
+
+def test_learn_D15_D16_full_width_symbols_and_repeated_names(capsys):
+    assert main(["explain", "（a＋b）＊2", "--set", "a＝1", "--set", "b=２"]) == 0
+    assert "out = 6" in capsys.readouterr().out
+    assert main(["explain", "a", "--set", "a=1", "--set", "a=2"]) == 2
+    assert "twice" in capsys.readouterr().err

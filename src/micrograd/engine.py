@@ -332,9 +332,17 @@ def _as_float(x: object, op: str) -> float:
     raise TypeError(f"{op}: expected {wanted}, got {shown} of type {kind}")
 
 
+class Constant(Value):
+    """A number that an op turned into a Value, as the original does (`x * 2` makes a leaf of 2):
+    it gets a grad like any Value, but it is no input of yours, so explain() shows no grad line
+    for it."""
+
+    __slots__ = ()
+
+
 def _operand(x: Operand, op: str) -> Value:
-    """x as a Value: a number becomes a constant leaf, as in the original."""
-    return x if isinstance(x, Value) else Value(x if type(x) is float else _as_float(x, op))
+    """x as a Value: a number becomes a Constant leaf."""
+    return x if isinstance(x, Value) else Constant(x if type(x) is float else _as_float(x, op))
 
 
 def _new_in_mode(out: Value) -> Value:

@@ -31,7 +31,7 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Div: operator.truediv,
     ast.Pow: operator.pow,
 }
-Number = Union[Value, float]
+Number = Union[Value, int, float]
 
 
 class ExpressionError(ValueError):
@@ -76,7 +76,9 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             if isinstance(node.value, bool):
                 raise ExpressionError(f"{node.value} is not allowed in an expression")
-            return float(node.value)  # a constant, not a Value: it gets no grad
+            return (
+                node.value
+            )  # a constant, not a Value: it gets no grad (an int stays an int: x**2)
         if isinstance(node, ast.Name):
             if node.id not in names:
                 raise ExpressionError(

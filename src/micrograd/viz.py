@@ -9,19 +9,26 @@ explain(root)           runs backward step by step and says what each step adds,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from micrograd.engine import Value, topo_order
+from micrograd.engine import Constant, Value, topo_order
 
 MAX_NODES = 500  # beyond this a drawing is unreadable and Graphviz slow: ask for it explicitly
 
 
 def fmt_number(x: Any) -> str:
-    """A number as drawings and explanations show it."""
+    """A number as explanations show it: 4 significant digits, and 0 for -0."""
     x = x.data if isinstance(x, Value) else x
-    return f"{x:.4g}" if isinstance(x, float) else str(x)
+    if isinstance(x, float):
+        return f"{x + 0.0:.4g}"  # -0.0 + 0.0 is 0.0
+    return str(x)
+
+
+def _fmt4(x: Any) -> str:
+    """A number as pictures show it: 4 decimals, as the lecture's draw_dot."""
+    x = float(x.data if isinstance(x, Value) else x)
+    return f"{x + 0.0:.4f}"
 
 
 def _nodes(root: Value, max_nodes: int | None) -> list[Value]:
@@ -34,26 +41,51 @@ def _nodes(root: Value, max_nodes: int | None) -> list[Value]:
     return order
 
 
+def _is_constant(v: Value, number: float) -> bool:
+    return not v._prev and not v.label and v.data == number
+
+
 def formula(v: Value, parts: list[str]) -> str:
-    """How `v` was computed, written with its inputs' names: "a*b", "tanh(x)", "x**2"."""
-    if v._op in ("+", "*", "**") and len(parts) == 2:
-        return f"{parts[0]}{v._op}{parts[1]}"
-    if v._op.startswith("**") and len(parts) == 1:
-        return f"{parts[0]}{v._op}"
-    return f"{v._op.lower()}({', '.join(parts)})"
+    """How `v` was computed, written with its inputs' names: "a*b", "a/b", "a-b", "-x", "tanh(x)",
+    "x**2"."""
+    op = v._op
+    if op == "*" and len(parts) == 2 and _is_constant(v._prev[1], -1.0):
+        return f"-{parts[0]}"  # -x is x * -1
+    if op == "+" and len(parts) == 2:
+        right = parts[1]
+        if right.startswith("(-") and right.endswith(")"):
+            return f"{parts[0]}-{right[2:-1]}"  # a - b is a + (b * -1)
+        if right.startswith("-") and not v._prev[1]._prev:
+            return f"{parts[0]}-{right[1:]}"  # x - 1 is x + -1
+    if op in ("+", "*", "/", "**") and len(parts) == 2:
+        return f"{parts[0]}{op}{parts[1]}"
+    if op.startswith("**") and len(parts) == 1:
+        return f"{parts[0]}{op}"
+    return f"{op.lower()}({', '.join(parts)})"
 
 
-def names(order: list[Value]) -> dict[Value, str]:
-    """A readable name per Value: its label, else its formula when short, else n<index>."""
+def names(order: list[Value], params: Any = ()) -> dict[Value, str]:
+    """A name per Value, never the same for two Values: its label; else, given `params` (a Module,
+    or (name, Value) pairs), the parameter's name; else its formula when short ("(a*b)"), its
+    number for a leaf; else a short id ("n7"). A name already taken gets "#2", "#3"... after it."""
+    named = dict(params.named_parameters()) if hasattr(params, "named_parameters") else {}
+    if not named:
+        named = {n: p for n, p in (x for x in params if isinstance(x, tuple))}
+    param_name = {p: n for n, p in named.items()}
     result: dict[Value, str] = {}
+    taken: dict[str, int] = {}
     for i, v in enumerate(order):
         if v.label:
-            result[v] = v.label
+            name = v.label
+        elif v in param_name:
+            name = param_name[v]
         elif not v._prev:
-            result[v] = fmt_number(v.data)
+            name = fmt_number(v.data)
         else:
             text = f"({formula(v, [result[p] for p in v._prev])})"
-            result[v] = text if len(text) <= 24 else f"n{i}"
+            name = text if len(text) <= 24 else f"n{i}"
+        taken[name] = taken.get(name, 0) + 1
+        result[v] = name if taken[name] == 1 else f"{name}#{taken[name]}"
     return result
 
 
@@ -66,10 +98,14 @@ class _Drawing:
     edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, operand label)
 
 
-def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Drawing:
+def _drawing(root: Value, params: Any, max_nodes: int | None) -> _Drawing:
     order = _nodes(root, max_nodes)
     index = {v: i for i, v in enumerate(order)}
-    param_set = set(params)
+    if hasattr(params, "named_parameters"):
+        params = params.named_parameters()
+    params = list(params)
+    param_set = {x[1] if isinstance(x, tuple) else x for x in params}
+    name = names(order, params)
     d = _Drawing()
     for i, v in enumerate(order):
         kind = (
@@ -81,10 +117,7 @@ def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Dr
             if not v._prev
             else "inner"
         )
-        label = f"{v.label} | " if v.label else ""
-        d.boxes.append(
-            (f"v{i}", f"{label}data {fmt_number(v.data)} | grad {fmt_number(v.grad)}", kind)
-        )
+        d.boxes.append((f"v{i}", f"{name[v]} | data {_fmt4(v.data)} | grad {_fmt4(v.grad)}", kind))
         if v._prev:
             d.ops.append((f"v{i}op", v._op))
             d.edges.append((f"v{i}op", f"v{i}", ""))
@@ -95,6 +128,15 @@ def _drawing(root: Value, params: Iterable[Value], max_nodes: int | None) -> _Dr
 
 
 # Node attributes by kind: leaves blue, parameters yellow, the output green and bold.
+LEGEND = {
+    "leaf": "input or constant",
+    "param": "parameter",
+    "output": "output",
+    "inner": "computed",
+}
+# Graphviz asks fontconfig for the first of these it has: Latin text in Helvetica (the lecture's),
+# Chinese labels from a CJK font (Debian: apt-get install fonts-noto-cjk).
+FONTS = "Helvetica,Noto Sans CJK SC,Noto Sans SC,WenQuanYi Micro Hei,Source Han Sans SC,sans-serif"
 _DOT_STYLE: dict[str, dict[str, str]] = {
     "leaf": {"style": "filled", "fillcolor": "#dbeafe"},
     "param": {"style": "filled", "fillcolor": "#fde68a"},
@@ -112,11 +154,12 @@ def _record(text: str) -> str:
 
 def to_dot(
     root: Value,
-    params: Iterable[Value] = (),
+    params: Any = (),
     rankdir: str = "LR",
     max_nodes: int | None = MAX_NODES,
 ) -> str:
-    """Graphviz DOT text of the graph: leaves blue, `params` yellow, the output green."""
+    """Graphviz DOT text of the graph: each Value's name (as explain() names it), data and grad;
+    leaves blue, `params` (Values, a Module or named pairs) yellow, the output green; a legend."""
     if rankdir not in ("LR", "TB", "RL", "BT"):
         raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r}")
     d = _drawing(root, params, max_nodes)
@@ -124,24 +167,40 @@ def to_dot(
     def attrs(**kw: str) -> str:
         return ", ".join(f'{k}="{v.replace(chr(34), chr(92) + chr(34))}"' for k, v in kw.items())
 
-    lines = ["digraph micrograd {", f"  rankdir={rankdir};", '  node [fontname="Helvetica"];']
+    lines = ["digraph micrograd {", f"  rankdir={rankdir};", f'  node [fontname="{FONTS}"];']
+    lines.append(f'  edge [fontname="{FONTS}"];')
     for ident, text, kind in d.boxes:
         lines.append(
             f"  {ident} [{attrs(shape='record', label=_record(text), **_DOT_STYLE[kind])}];"
         )
     for ident, op in d.ops:
-        lines.append(f"  {ident} [{attrs(shape='circle', label=op, width='0.3')}];")
+        lines.append(f"  {ident} [{attrs(shape='circle', label=op, **_OP_STYLE)}];")
     for a, b, label in d.edges:
         lines.append(f"  {a} -> {b}{f' [label={label}]' if label else ''};")
+    lines.append('  subgraph cluster_legend { label="colours"; fontsize=10;')
+    for kind in _kinds(d):
+        style = attrs(shape="box", label=LEGEND[kind], fontsize="10", **_DOT_STYLE[kind])
+        lines.append(f"    legend_{kind} [{style}];")
+    lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+# op nodes all the same size, whatever their text ("*" or "tanh")
+_OP_STYLE = {"width": "0.5", "height": "0.5", "fixedsize": "true", "fontsize": "11"}
+
+
+def _kinds(d: _Drawing) -> list[str]:
+    """The kinds of box in the drawing, in the legend's order."""
+    present = {kind for _, _, kind in d.boxes}
+    return [k for k in LEGEND if k in present]
 
 
 def draw_dot(
     root: Value,
     format: str = "svg",
     rankdir: str = "LR",
-    params: Iterable[Value] = (),
+    params: Any = (),
     max_nodes: int | None = MAX_NODES,
 ) -> Any:
     """A graphviz.Digraph of the graph, which Jupyter shows inline; needs `pip install graphviz`
@@ -154,18 +213,26 @@ def draw_dot(
         ) from None
     d = _drawing(root, params, max_nodes)
     g = graphviz.Digraph(
-        format=format, graph_attr={"rankdir": rankdir}, node_attr={"fontname": "Helvetica"}
+        format=format,
+        graph_attr={"rankdir": rankdir},
+        node_attr={"fontname": FONTS},
+        edge_attr={"fontname": FONTS},
     )
     for ident, text, kind in d.boxes:
         g.node(ident, label=_record(text), shape="record", **_DOT_STYLE[kind])
     for ident, op in d.ops:
-        g.node(ident, label=op, shape="circle", width="0.3")
+        g.node(ident, label=op, shape="circle", **_OP_STYLE)
     for a, b, label in d.edges:
         g.edge(a, b, label=label or None)
+    with g.subgraph(name="cluster_legend", graph_attr={"label": "colours", "fontsize": "10"}) as c:
+        for kind in _kinds(d):
+            c.node(
+                f"legend_{kind}", label=LEGEND[kind], shape="box", fontsize="10", **_DOT_STYLE[kind]
+            )
     return g
 
 
-def to_mermaid(root: Value, params: Iterable[Value] = (), max_nodes: int | None = MAX_NODES) -> str:
+def to_mermaid(root: Value, params: Any = (), max_nodes: int | None = MAX_NODES) -> str:
     """A Mermaid flowchart of the graph, in the style of the tutorial's diagrams."""
     d = _drawing(root, params, max_nodes)
     lines = ["flowchart LR"]
@@ -176,6 +243,9 @@ def to_mermaid(root: Value, params: Iterable[Value] = (), max_nodes: int | None 
         lines.append(f'    {ident}(("{op}"))')
     for a, b, label in d.edges:
         lines.append(f"    {a} -->|{label}| {b}" if label else f"    {a} --> {b}")
+    lines.append("    subgraph legend [colours]")
+    lines += [f'        legend_{kind}["{LEGEND[kind]}"]:::{kind}' for kind in _kinds(d)]
+    lines.append("    end")
     lines += [
         "    classDef leaf fill:#dbeafe",
         "    classDef param fill:#fde68a",
@@ -190,12 +260,14 @@ def to_mermaid(root: Value, params: Iterable[Value] = (), max_nodes: int | None 
 class Contribution:
     """One `input.grad += local * upstream` that a node's backward step makes."""
 
-    input: str
+    input: str  # the input's name
     local: float | None  # None for a hand-written _backward closure, whose rule is unknown
     upstream: float
     added: float
-    total: float  # the input's grad after this addition
+    total: float  # the input's grad after this step
     repeated: bool  # the input received contributions before: that is why it is +=
+    value: Value | None = None  # the input itself
+    overwrote: bool = False  # a hand-written closure set the grad (=) instead of adding (+=)
 
 
 @dataclass
@@ -227,6 +299,12 @@ class Explanation:
                 f"   {s.node} = {s.formula}, grad {fmt_number(s.grad)}: {s.node}._backward()"
             )
             for c in s.contributions:
+                if c.overwrote:
+                    lines.append(
+                        f"      {c.input}.grad = {fmt_number(c.total)}   (custom _backward: it set "
+                        "the grad with = instead of adding with +=; what came before is lost)"
+                    )
+                    continue
                 how = (
                     f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
                     if c.local is not None
@@ -243,13 +321,14 @@ class Explanation:
         return "\n".join(lines)
 
 
-def explain(root: Value, max_nodes: int | None = MAX_NODES) -> Explanation:
+def explain(root: Value, max_nodes: int | None = MAX_NODES, params: Any = ()) -> Explanation:
     """Step through `root.backward()` one node at a time and record what each step adds.
 
     It works on its own copy of the grads, so no Value's .grad changes; its totals are what one
-    `root.backward()` from zero grads gives."""
+    `root.backward()` from zero grads gives. `params` (a Module, or (name, Value) pairs) names
+    parameters that have no label."""
     order = _nodes(root, max_nodes)
-    name = names(order)
+    name = names(order, params)
     grad: dict[Value, Any] = {v: 0 for v in order}
     grad[root] = 1  # the output's grad is set to 1
     steps: list[Step] = []
@@ -258,43 +337,59 @@ def explain(root: Value, max_nodes: int | None = MAX_NODES) -> Explanation:
         if not node._prev:
             continue
         upstream = grad[node]
-        if node._user_backward is not None:  # run the hand-written closure on the copy
-            after = _run_closure(node, order, grad)
-            locals_: Sequence[Any] = [None] * len(node._prev)
-        else:
-            locals_ = node._local
         contributions = []
-        for p, d in zip(node._prev, locals_):
-            if d is None:
-                added, grad[p] = after[p] - grad[p], after[p]
-            else:  # the engine's chain rule, step for step: input.grad += local * grad
-                added = d * upstream
+        if node._user_backward is not None:  # run the hand-written closure on the copy
+            after, added_to = _run_closure(node, order, grad)
+            for p in dict.fromkeys(node._prev):  # each input once: a closure is not per operand
+                added = after[p] - grad[p]
+                c = Contribution(name[p], None, upstream, added, after[p], p in received, p)
+                c.overwrote = not added_to[p]
+                contributions.append(c)
+                grad[p] = after[p]
+                received.add(p)
+        else:
+            for p, d in zip(node._prev, node._local):
+                added = d * upstream  # the engine's chain rule, step for step
                 grad[p] = grad[p] + added
-            contributions.append(Contribution(name[p], d, upstream, added, grad[p], p in received))
-            received.add(p)
+                if isinstance(p, Constant):  # a number in the formula, not an input: no line
+                    continue
+                contributions.append(
+                    Contribution(name[p], d, upstream, added, grad[p], p in received, p)
+                )
+                received.add(p)
         step_formula = formula(node, [name[p] for p in node._prev])
         steps.append(Step(name[node], step_formula, upstream, contributions))
     return Explanation([name[v] for v in order], name[root], steps)
 
 
-def _run_closure(node: Value, order: list[Value], grad: dict[Value, Any]) -> dict[Value, Any]:
-    """The inputs' grads after `node`'s hand-written _backward runs on the grads in `grad`; every
-    .grad is put back as it was afterwards."""
+def _run_closure(
+    node: Value, order: list[Value], grad: dict[Value, Any]
+) -> tuple[dict[Value, Any], dict[Value, bool]]:
+    """The inputs' grads after `node`'s hand-written _backward runs on the grads in `grad`, and
+    for each input whether the closure added to its grad (+=) or set it (=): it runs a second time
+    from grads 1 higher, which an addition carries through and an assignment forgets. Every .grad
+    is put back as it was afterwards."""
     saved = [v.grad for v in order]
     try:
-        for v in order:
-            v.grad = grad[v]
-        node._backward()
-        return {p: p.grad for p in node._prev}
+        results = []
+        for shift in (0, 1):
+            for v in order:
+                v.grad = grad[v]
+            for p in node._prev:
+                p.grad = grad[p] + shift
+            node._backward()
+            results.append({p: p.grad for p in node._prev})
+        first, shifted = results
+        return first, {p: shifted[p] - first[p] == 1 for p in first}
     finally:
         for v, g in zip(order, saved):
             v.grad = g
 
 
-def backward_sequence(root: Value, max_nodes: int | None = 60) -> str:
+def backward_sequence(root: Value, max_nodes: int | None = 60, params: Any = ()) -> str:
     """A Mermaid sequence diagram of one backward pass (as explain(), changing no grad): the
     output's grad of 1, each _backward call and each `+=` it makes, in backward()'s order."""
-    ex = explain(root, max_nodes)
+    ex = explain(root, max_nodes, params)
     ids = {n: f"P{i}" for i, n in enumerate(reversed(ex.order))}
     lines = ["sequenceDiagram", "    participant U as user code"]
     lines += [f"    participant {ids[n]} as {n}" for n in reversed(ex.order)]
@@ -313,5 +408,7 @@ def backward_sequence(root: Value, max_nodes: int | None = 60) -> str:
                 if c.local is not None
                 else ""
             )
-            lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad += {how}{fmt_number(c.added)}")
+            sign = "=" if c.overwrote else "+="
+            value = fmt_number(c.total if c.overwrote else c.added)
+            lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad {sign} {how}{value}")
     return "\n".join(lines) + "\n"
