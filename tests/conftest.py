@@ -12,22 +12,14 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # the helpers next to the tests (programs.py ...)
 
-settings.register_profile(
-    "micrograd",
-    derandomize=True,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "fuzz",
-    derandomize=False,
-    database=None,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+_COMMON = {
+    "database": None,
+    "deadline": None,
+    "print_blob": True,
+    "suppress_health_check": [HealthCheck.too_slow],
+}
+settings.register_profile("micrograd", derandomize=True, **_COMMON)  # every run the same
+settings.register_profile("fuzz", derandomize=False, **_COMMON)  # random: `tasks.py fuzz`
 settings.load_profile(os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE", "micrograd"))
 
 
