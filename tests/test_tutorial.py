@@ -50,3 +50,17 @@ def test_readme_blocks_print_what_the_readme_says():
 @pytest.mark.parametrize("picture", ["docs/img/seed_graph.svg", "docs/img/decision_boundary.png"])
 def test_pictures_exist(picture):
     assert os.path.getsize(os.path.join(ROOT, picture)) > 1000
+
+
+def test_the_tutorials_picture_is_what_its_code_draws():
+    """docs/img/seed_graph.svg is `dot -Tsvg` of the tutorial's to_dot(L), after L.backward()."""
+    with open(os.path.join(ROOT, "docs/img/seed_graph.svg"), encoding="utf-8") as f:
+        svg = f.read()
+    for text in [
+        "(a*b)",
+        "data &#45;6.0000",
+        "grad &#45;3.0000",
+        "data 10.0000",
+        "input or constant",
+    ]:
+        assert text in svg, text

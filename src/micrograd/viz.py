@@ -167,7 +167,8 @@ def to_dot(
     def attrs(**kw: str) -> str:
         return ", ".join(f'{k}="{v.replace(chr(34), chr(92) + chr(34))}"' for k, v in kw.items())
 
-    lines = ["digraph micrograd {", f"  rankdir={rankdir};", f'  node [fontname="{FONTS}"];']
+    lines = ["digraph micrograd {", f"  rankdir={rankdir};", f'  graph [fontname="{FONTS}"];']
+    lines.append(f'  node [fontname="{FONTS}"];')
     lines.append(f'  edge [fontname="{FONTS}"];')
     for ident, text, kind in d.boxes:
         lines.append(
@@ -214,7 +215,7 @@ def draw_dot(
     d = _drawing(root, params, max_nodes)
     g = graphviz.Digraph(
         format=format,
-        graph_attr={"rankdir": rankdir},
+        graph_attr={"rankdir": rankdir, "fontname": FONTS},
         node_attr={"fontname": FONTS},
         edge_attr={"fontname": FONTS},
     )
