@@ -250,7 +250,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
     )
     p.add_argument(
         "--activation",
-        choices=["relu", "tanh", "sigmoid"],
+        choices=["relu", "tanh", "sigmoid", "linear"],
         default="relu",
         help="activation of the hidden layers (default: %(default)s)",
     )

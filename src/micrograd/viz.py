@@ -283,7 +283,7 @@ class Step:
 
 @dataclass
 class Explanation:
-    """The topological order, the seed, and every step of a backward pass, in order."""
+    """The topological order, the output's grad of 1, and every step of a backward pass."""
 
     order: list[str]
     root: str
@@ -292,7 +292,7 @@ class Explanation:
     def __str__(self) -> str:
         lines = [
             f"1. topological order (inputs first): [{', '.join(self.order)}]",
-            f"2. seed: {self.root}.grad = 1 (d {self.root} / d {self.root})",
+            f"2. start: {self.root}.grad = 1 (d {self.root} / d {self.root})",
             "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
         ]
         for s in self.steps:
