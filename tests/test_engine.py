@@ -355,3 +355,33 @@ def test_a_constant_exponent_is_data_of_the_node_and_OPS_does_not_grow():
     for i in range(1000):
         x ** (i / 7)
     assert OPS == before  # redteam R4: no rule per exponent
+
+
+def test_importing_micrograd_changes_nothing_in_the_process():
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, logging, sys, warnings\n"
+        "try:\n"
+        "    import numpy, torch  # their own imports add warning filters: not micrograd's doing\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "def state():\n"
+        "    return (gc.get_threshold(), gc.isenabled(), list(warnings.filters),\n"
+        "            logging.getLogger().handlers[:], logging.getLogger().level,\n"
+        "            sys.getrecursionlimit(), sys.getswitchinterval())\n"
+        "before = state()\n"
+        "import micrograd, micrograd.cli, micrograd.expr, micrograd.viz, micrograd.io\n"
+        "import micrograd.functional, micrograd.gradcheck, micrograd.train\n"
+        "try:\n"
+        "    import micrograd.fast, micrograd.export\n"
+        "except ImportError:\n"
+        "    pass\n"
+        "assert state() == before, (before, state())\n"
+        "with micrograd.tuned():\n"
+        "    assert gc.get_threshold()[2] == 100\n"
+        "assert state() == before\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

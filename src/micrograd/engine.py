@@ -402,8 +402,9 @@ def _apply1(op: str, a: Value, rule: str = "", *consts: float, m: Any = None) ->
 
 
 def _pow_const(a: Value, k: Operand) -> Value:
-    name = f"**{k}" if type(k) is int else f"**{_as_float(k, '**')!r}"  # "**2", the original's
-    return _apply1(name, a, "**k", _as_float(k, "**"))
+    number = _as_float(k, "**")
+    name = f"**{k}" if type(k) is int else f"**{number!r}"  # "**2", the original's name
+    return _apply1(name, a, "**k", number)
 
 
 def _link_by_hand(v: Value, inputs: tuple[Value, ...]) -> None:
@@ -504,8 +505,8 @@ def apply_rule(v: Value, m: Any, inputs: Sequence[Any]) -> tuple[Any, tuple[Any,
 
 
 def _backward_in_mode(topo: list[Value], create_graph: bool) -> None:
-    """backward()'s loop for create_graph, anomaly detection and hand-made nodes: the same chain
-    rule, one node at a time, with a check after each step under detect_anomaly()."""
+    """backward()'s loop for create_graph and for threads in a mode: the same chain rule, one node
+    at a time, with a check after each step under detect_anomaly()."""
     m = ValueMath if create_graph else None
     check = modes.anomaly_enabled()
     for v in reversed(topo):
