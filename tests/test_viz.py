@@ -320,3 +320,22 @@ def test_learn_D15_D16_full_width_symbols_and_repeated_names(capsys):
     assert "out = 6" in capsys.readouterr().out
     assert main(["explain", "a", "--set", "a=1", "--set", "a=2"]) == 2
     assert "twice" in capsys.readouterr().err
+
+
+def test_explain_sequence_and_pictures_speak_chinese(monkeypatch, capsys):
+    a, b, c, L = seed_example()
+    zh = str(explain(L, lang="zh"))
+    assert zh.startswith("1. 拓扑排序（父节点在前）：[a, b, (a*b), c, L]")
+    assert "2. 起点：把输出节点的梯度设为 1：L.grad = 1" in zh and "a.grad += -3 * 1 = -3" in zh
+    assert "participant U as 用户代码" in backward_sequence(L, lang="zh")
+    assert 'label="颜色"' in to_dot(L, lang="zh") and "参数" in to_dot(L, params=[c], lang="zh")
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert str(explain(L)).startswith("1. 拓扑排序")  # the locale decides when no lang is given
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert str(explain(L)).startswith("1. topological order")
+    assert main(["explain", "a*a", "--set", "a=3", "--lang", "zh"]) == 0
+    assert "（+=：a 被多次使用，梯度累加）" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="lang"):
+        explain(L, lang="fr")

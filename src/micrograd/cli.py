@@ -18,6 +18,7 @@ from micrograd import __version__
 from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
 from micrograd.io import atomic_write
+from micrograd.messages import LANGUAGES
 from micrograd.viz import MAX_NODES, explain, fmt_number, to_dot, to_mermaid
 
 
@@ -343,7 +344,7 @@ def render_dot(text: str, fmt: str) -> bytes:
 
 def _explain_command(args: argparse.Namespace) -> int:
     out = _expression(args)
-    text = f"{out.label} = {fmt_number(out.data)}\n{explain(out, max_nodes=args.max_nodes)}"
+    text = f"{out.label} = {fmt_number(out.data)}\n{explain(out, max_nodes=args.max_nodes, lang=args.lang)}"
     print(text)  # computed whole before printing: an error prints nothing
     return 0
 
@@ -361,6 +362,11 @@ def _add_expression_commands(sub: Any) -> None:
         default=[],
         metavar="NAME=NUMBER",
         help="a value for a name (repeat)",
+    )
+    common.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="language of the text: en or zh (default: from LANG, zh_* is Chinese)",
     )
     common.add_argument(
         "--max-nodes",

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from micrograd.engine import Constant, Value, topo_order
+from micrograd.messages import language
+from micrograd.messages import text as say
 
 MAX_NODES = 500  # beyond this a drawing is unreadable and Graphviz slow: ask for it explicitly
 
@@ -96,9 +98,10 @@ class _Drawing:
     boxes: list[tuple[str, str, str]] = field(default_factory=list)  # (id, text, kind)
     ops: list[tuple[str, str]] = field(default_factory=list)  # (id, op)
     edges: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, operand label)
+    lang: str = "en"  # of the legend
 
 
-def _drawing(root: Value, params: Any, max_nodes: int | None) -> _Drawing:
+def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) -> _Drawing:
     order = _nodes(root, max_nodes)
     index = {v: i for i, v in enumerate(order)}
     if hasattr(params, "named_parameters"):
@@ -106,7 +109,7 @@ def _drawing(root: Value, params: Any, max_nodes: int | None) -> _Drawing:
     params = list(params)
     param_set = {x[1] if isinstance(x, tuple) else x for x in params}
     name = names(order, params)
-    d = _Drawing()
+    d = _Drawing(lang=language(lang))
     for i, v in enumerate(order):
         kind = (
             "output"
@@ -157,12 +160,13 @@ def to_dot(
     params: Any = (),
     rankdir: str = "LR",
     max_nodes: int | None = MAX_NODES,
+    lang: str | None = None,
 ) -> str:
     """Graphviz DOT text of the graph: each Value's name (as explain() names it), data and grad;
     leaves blue, `params` (Values, a Module or named pairs) yellow, the output green; a legend."""
     if rankdir not in ("LR", "TB", "RL", "BT"):
         raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r}")
-    d = _drawing(root, params, max_nodes)
+    d = _drawing(root, params, max_nodes, lang)
 
     def attrs(**kw: str) -> str:
         return ", ".join(f'{k}="{v.replace(chr(34), chr(92) + chr(34))}"' for k, v in kw.items())
@@ -178,9 +182,9 @@ def to_dot(
         lines.append(f"  {ident} [{attrs(shape='circle', label=op, **_OP_STYLE)}];")
     for a, b, label in d.edges:
         lines.append(f"  {a} -> {b}{f' [label={label}]' if label else ''};")
-    lines.append('  subgraph cluster_legend { label="colours"; fontsize=10;')
+    lines.append(f'  subgraph cluster_legend {{ label="{say("legend", d.lang)}"; fontsize=10;')
     for kind in _kinds(d):
-        style = attrs(shape="box", label=LEGEND[kind], fontsize="10", **_DOT_STYLE[kind])
+        style = attrs(shape="box", label=say(kind, d.lang), fontsize="10", **_DOT_STYLE[kind])
         lines.append(f"    legend_{kind} [{style}];")
     lines.append("  }")
     lines.append("}")
@@ -203,6 +207,7 @@ def draw_dot(
     rankdir: str = "LR",
     params: Any = (),
     max_nodes: int | None = MAX_NODES,
+    lang: str | None = None,
 ) -> Any:
     """A graphviz.Digraph of the graph, which Jupyter shows inline; needs `pip install graphviz`
     (and Graphviz's `dot` program to render)."""
@@ -212,7 +217,7 @@ def draw_dot(
         raise ImportError(
             "draw_dot needs the graphviz package: pip install 'micrograd-plus[viz]'"
         ) from None
-    d = _drawing(root, params, max_nodes)
+    d = _drawing(root, params, max_nodes, lang)
     g = graphviz.Digraph(
         format=format,
         graph_attr={"rankdir": rankdir, "fontname": FONTS},
@@ -225,17 +230,24 @@ def draw_dot(
         g.node(ident, label=op, shape="circle", **_OP_STYLE)
     for a, b, label in d.edges:
         g.edge(a, b, label=label or None)
-    with g.subgraph(name="cluster_legend", graph_attr={"label": "colours", "fontsize": "10"}) as c:
+    legend = {"label": say("legend", d.lang), "fontsize": "10"}
+    with g.subgraph(name="cluster_legend", graph_attr=legend) as c:
         for kind in _kinds(d):
             c.node(
-                f"legend_{kind}", label=LEGEND[kind], shape="box", fontsize="10", **_DOT_STYLE[kind]
+                f"legend_{kind}",
+                label=say(kind, d.lang),
+                shape="box",
+                fontsize="10",
+                **_DOT_STYLE[kind],
             )
     return g
 
 
-def to_mermaid(root: Value, params: Any = (), max_nodes: int | None = MAX_NODES) -> str:
+def to_mermaid(
+    root: Value, params: Any = (), max_nodes: int | None = MAX_NODES, lang: str | None = None
+) -> str:
     """A Mermaid flowchart of the graph, in the style of the tutorial's diagrams."""
-    d = _drawing(root, params, max_nodes)
+    d = _drawing(root, params, max_nodes, lang)
     lines = ["flowchart LR"]
     for ident, text, kind in d.boxes:
         text = text.replace(chr(34), "#quot;").replace("\n", " ")  # a newline would end the line
@@ -244,8 +256,8 @@ def to_mermaid(root: Value, params: Any = (), max_nodes: int | None = MAX_NODES)
         lines.append(f'    {ident}(("{op}"))')
     for a, b, label in d.edges:
         lines.append(f"    {a} -->|{label}| {b}" if label else f"    {a} --> {b}")
-    lines.append("    subgraph legend [colours]")
-    lines += [f'        legend_{kind}["{LEGEND[kind]}"]:::{kind}' for kind in _kinds(d)]
+    lines.append(f"    subgraph legend [{say('legend', d.lang)}]")
+    lines += [f'        legend_{kind}["{say(kind, d.lang)}"]:::{kind}' for kind in _kinds(d)]
     lines.append("    end")
     lines += [
         "    classDef leaf fill:#dbeafe",
@@ -289,45 +301,50 @@ class Explanation:
     root: str
     steps: list[Step]
 
+    lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.messages)
+
     def __str__(self) -> str:
+        lang = self.lang
         lines = [
-            f"1. topological order (inputs first): [{', '.join(self.order)}]",
-            f"2. start: {self.root}.grad = 1 (d {self.root} / d {self.root})",
-            "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
+            say("order", lang, order=", ".join(self.order)),
+            say("start", lang, root=self.root),
+            say("walk", lang),
         ]
         for s in self.steps:
-            lines.append(
-                f"   {s.node} = {s.formula}, grad {fmt_number(s.grad)}: {s.node}._backward()"
-            )
+            lines.append(say("step", lang, node=s.node, formula=s.formula, grad=fmt_number(s.grad)))
             for c in s.contributions:
                 if c.overwrote:
-                    lines.append(
-                        f"      {c.input}.grad = {fmt_number(c.total)}   (custom _backward: it set "
-                        "the grad with = instead of adding with +=; what came before is lost)"
-                    )
+                    lines.append(say("overwrote", lang, input=c.input, total=fmt_number(c.total)))
                     continue
                 how = (
                     f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
                     if c.local is not None
-                    else "(custom _backward)"
+                    else say("custom", lang)
                 )
-                why = (
-                    f"   (+=: {c.input} is used more than once; contributions add up)"
-                    if c.repeated
-                    else ""
-                )
+                why = say("repeated", lang, input=c.input) if c.repeated else ""
                 lines.append(
-                    f"      {c.input}.grad += {how} = {fmt_number(c.added)}  -> {fmt_number(c.total)}{why}"
+                    say(
+                        "add",
+                        lang,
+                        input=c.input,
+                        how=how,
+                        added=fmt_number(c.added),
+                        total=fmt_number(c.total),
+                        why=why,
+                    )
                 )
         return "\n".join(lines)
 
 
-def explain(root: Value, max_nodes: int | None = MAX_NODES, params: Any = ()) -> Explanation:
+def explain(
+    root: Value, max_nodes: int | None = MAX_NODES, params: Any = (), lang: str | None = None
+) -> Explanation:
     """Step through `root.backward()` one node at a time and record what each step adds.
 
     It works on its own copy of the grads, so no Value's .grad changes; its totals are what one
     `root.backward()` from zero grads gives. `params` (a Module, or (name, Value) pairs) names
-    parameters that have no label."""
+    parameters that have no label. `lang` ("en" or "zh"; default: from LANG) is the language of
+    its text."""
     order = _nodes(root, max_nodes)
     name = names(order, params)
     grad: dict[Value, Any] = {v: 0 for v in order}
@@ -360,7 +377,7 @@ def explain(root: Value, max_nodes: int | None = MAX_NODES, params: Any = ()) ->
                 received.add(p)
         step_formula = formula(node, [name[p] for p in node._prev])
         steps.append(Step(name[node], step_formula, upstream, contributions))
-    return Explanation([name[v] for v in order], name[root], steps)
+    return Explanation([name[v] for v in order], name[root], steps, language(lang))
 
 
 def _run_closure(
@@ -387,17 +404,19 @@ def _run_closure(
             v.grad = g
 
 
-def backward_sequence(root: Value, max_nodes: int | None = 60, params: Any = ()) -> str:
+def backward_sequence(
+    root: Value, max_nodes: int | None = 60, params: Any = (), lang: str | None = None
+) -> str:
     """A Mermaid sequence diagram of one backward pass (as explain(), changing no grad): the
     output's grad of 1, each _backward call and each `+=` it makes, in backward()'s order."""
-    ex = explain(root, max_nodes, params)
+    ex = explain(root, max_nodes, params, lang)
     ids = {n: f"P{i}" for i, n in enumerate(reversed(ex.order))}
-    lines = ["sequenceDiagram", "    participant U as user code"]
+    lines = ["sequenceDiagram", f"    participant U as {say('user', ex.lang)}"]
     lines += [f"    participant {ids[n]} as {n}" for n in reversed(ex.order)]
     r = ids[ex.root]
     lines += [
         f"    U->>{r}: {ex.root}.backward()",
-        f"    {r}->>{r}: topological order → [{', '.join(ex.order)}]",
+        f"    {r}->>{r}: {say('sequence_order', ex.lang)} → [{', '.join(ex.order)}]",
         f"    {r}->>{r}: {ex.root}.grad = 1",
     ]
     for s in ex.steps:
