@@ -145,7 +145,8 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
 
 
 # Values one training step may build: beyond this a scalar engine takes minutes (tracing costs
-# 3-6 us per Value) and gigabytes. --hidden 256,256 builds 270,000; 512,512 is refused.
+# 3-6 us per Value) and gigabytes. With numpy, --hidden 256,256 builds 270,000 (to trace) and
+# 512,512 is refused; without it, the eager engine builds them for every sample of the batch.
 MAX_VALUES_PER_STEP = 1_000_000
 
 
@@ -155,12 +156,19 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
     the eager engine does it for each sample of the batch), and the L2 penalty as many again."""
     params = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
     eager = importlib.util.find_spec("numpy") is None
-    per_step = 4 * params * (1 if not eager else (args.batch_size or SIZES[args.data]))
+    samples = (args.batch_size or SIZES[args.data]) if eager else 1
+    per_step = 2 * params * samples + 2 * params
     if per_step > MAX_VALUES_PER_STEP:
+        hint = (
+            " or install numpy for the fast path (pip install 'micrograd-plus[fast]'),"
+            if eager
+            else ""
+        )
         raise UsageError(
             f"--hidden {','.join(map(str, args.hidden))} builds about {per_step:,} Values a step, "
             f"more than {MAX_VALUES_PER_STEP:,} (a scalar engine makes one Python object per "
-            "number): choose smaller widths, or move the model to PyTorch (micrograd.export.to_torch)"
+            f"number): choose smaller widths or a smaller --batch-size,{hint} or move the model "
+            "to PyTorch (micrograd.export.to_torch)"
         )
 
 
