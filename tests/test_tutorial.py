@@ -43,8 +43,15 @@ def test_tutorial_blocks_print_what_the_tutorial_says():
     run_document("docs/tutorial.md")
 
 
-def test_readme_blocks_print_what_the_readme_says():
-    run_document("README.md")
+@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
+def test_readme_blocks_print_what_the_readme_says(readme):
+    run_document(readme)
+
+
+def test_the_readmes_link_each_other():
+    for path, other in [("README.md", "README.zh-CN.md"), ("README.zh-CN.md", "README.md")]:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            assert f"({other})" in f.read().split("\n## ")[0]
 
 
 @pytest.mark.parametrize("picture", ["docs/img/seed_graph.svg", "docs/img/decision_boundary.png"])
