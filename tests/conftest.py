@@ -12,6 +12,12 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # the helpers next to the tests (programs.py ...)
 
+# explain() and the CLI speak Chinese under a zh_* locale: the expected texts are English unless a
+# test asks for lang="zh", so the suite runs in a neutral locale (subprocesses inherit it)
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 _COMMON = {
     "database": None,
     "deadline": None,
