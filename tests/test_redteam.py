@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -340,7 +341,7 @@ def test_U2_out_problems_are_reported_before_training(tmp_path, capsys):
     code, _, err = run_cli(capsys, "train", "--out", "", "--no-plot", "--quiet")
     assert code == 2 and "--out" in err
     for name, fmt in [("graph", "digraph"), ("g.SVG", "<svg")]:
-        if fmt == "<svg" and not __import__("shutil").which("dot"):
+        if fmt == "<svg" and not shutil.which("dot"):
             continue
         code, _, _ = run_cli(
             capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", str(tmp_path / name)
