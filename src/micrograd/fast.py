@@ -12,10 +12,10 @@ equal the eager engine's to rounding (~1e-16 relative: a matrix product adds in 
 numpy's exp/tanh may differ from Python's in the last bit).
 
 The rule of tracing: the graph is recorded for the sample it was traced with, so Python control
-flow that depends on data (`if x > 0`, `max(a, b)`, `float(x)`) cannot be captured. Comparisons
-and float() of a Value raise TraceError while tracing; reading `.data` cannot be detected, so do
-not branch on it. Use ops instead (`relu`, `tanh`...). `Compiled.check(batch)` re-runs samples
-eagerly and raises TraceError where the replay disagrees.
+flow that depends on data (`if x > 0`, `max(a, b)`, `if x:`) cannot be captured. Comparisons and
+bool() of a Value raise TraceError while tracing (float() of a Value always raises TypeError);
+reading `.data` cannot be detected, so do not branch on it. Use ops instead (`relu`, `tanh`...).
+`Compiled.check(batch)` re-runs samples eagerly and raises TraceError where the replay disagrees.
 
 Needs numpy (`pip install micrograd-plus[fast]`).
 """
