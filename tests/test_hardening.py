@@ -272,3 +272,15 @@ def test_constants_fold_with_the_engines_numerics():
     assert math.isnan(parse_expression("((0 - 1) ** 0.5)", {}).data)
     with pytest.raises(ExpressionError, match="negative power"):
         parse_expression("0 ** -1", {})
+
+
+def test_huge_integer_constants_fold_quickly():
+    # found by the atheris fuzzer: 9**9**9 folded in Python integers does not finish
+    import time
+
+    start = time.perf_counter()
+    for text in ["9**9**9", "a * 9**9**9", "(9**9)**(9**9) + a", "1" + "0" * 5000 + " * a"]:
+        with pytest.raises(ExpressionError):
+            parse_expression(text, {"a": 1.0})
+    assert time.perf_counter() - start < 5
+    assert parse_expression("a**2", {"a": 3.0})._op == "**2"  # an int exponent stays the op's name

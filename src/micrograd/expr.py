@@ -44,7 +44,7 @@ def _read(text: str) -> ast.Module:
         raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
     try:
         return ast.parse(text.replace("\n", ";"), mode="exec")
-    except (SyntaxError, RecursionError, MemoryError) as e:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # ValueError: 5000 digits
         hint = ""
         if any(ord(ch) > 127 for ch in text):
             hint = " (type symbols in half-width ASCII / 请使用半角符号)"
