@@ -275,11 +275,13 @@ def test_constants_fold_with_the_engines_numerics():
 
 
 def test_huge_integer_constants_fold_quickly():
-    # found by the atheris fuzzer: 9**9**9 folded in Python integers does not finish
+    # found by the atheris fuzzer: an integer power of integer literals folded in Python integers
+    # (2**99999999) takes minutes
     import time
 
     start = time.perf_counter()
-    for text in ["9**9**9", "a * 9**9**9", "(9**9)**(9**9) + a", "1" + "0" * 5000 + " * a"]:
+    texts = ["2**99999999", "a * 9**999999999", "9**9**9", "(9**9)**(9**9) + a", "1" + "0" * 5000]
+    for text in texts:
         with pytest.raises(ExpressionError):
             parse_expression(text, {"a": 1.0})
     assert time.perf_counter() - start < 5

@@ -63,12 +63,12 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
     def ev(node: ast.AST) -> Number:
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = ev(node.left), ev(node.right)
-            if (
-                isinstance(node.op, ast.Pow)
-                and not isinstance(a, Value)
-                and not isinstance(b, Value)
-            ):
-                return FloatMath.pow(a, b)  # two numbers: the engine's power (nan, not complex)
+            if not isinstance(a, Value) and not isinstance(b, Value):
+                # two numbers: fold them as floats, with the engine's power (2**99999999 in
+                # integers takes minutes; (-1) ** 0.5 in Python is a complex number, here nan)
+                a, b = float(a), float(b)
+                if isinstance(node.op, ast.Pow):
+                    return FloatMath.pow(a, b)
             return _BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = ev(node.operand)
