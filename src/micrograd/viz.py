@@ -66,14 +66,25 @@ def formula(v: Value, parts: list[str]) -> str:
     return f"{op.lower()}({', '.join(parts)})"
 
 
+def _parameters(params: Any) -> tuple[dict[Value, str], set[Value]]:
+    """Parameters given as a Module, (name, Value) pairs or bare Values: the names of those that
+    have one, and the set of all of them."""
+    items = params.named_parameters() if hasattr(params, "named_parameters") else params
+    named: dict[Value, str] = {}
+    every: set[Value] = set()
+    for x in items:
+        if isinstance(x, tuple):
+            named[x[1]] = x[0]
+            x = x[1]
+        every.add(x)
+    return named, every
+
+
 def names(order: list[Value], params: Any = ()) -> dict[Value, str]:
     """A name per Value, never the same for two Values: its label; else, given `params` (a Module,
     or (name, Value) pairs), the parameter's name; else its formula when short ("(a*b)"), its
     number for a leaf; else a short id ("n7"). A name already taken gets "#2", "#3"... after it."""
-    named = dict(params.named_parameters()) if hasattr(params, "named_parameters") else {}
-    if not named:
-        named = {n: p for n, p in (x for x in params if isinstance(x, tuple))}
-    param_name = {p: n for n, p in named.items()}
+    param_name = _parameters(params)[0]
     result: dict[Value, str] = {}
     taken: dict[str, int] = {}
     for i, v in enumerate(order):
@@ -104,11 +115,8 @@ class _Drawing:
 def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) -> _Drawing:
     order = _nodes(root, max_nodes)
     index = {v: i for i, v in enumerate(order)}
-    if hasattr(params, "named_parameters"):
-        params = params.named_parameters()
-    params = list(params)
-    param_set = {x[1] if isinstance(x, tuple) else x for x in params}
-    name = names(order, params)
+    param_name, param_set = _parameters(params)  # once: params may be a one-pass iterator
+    name = names(order, [(n, p) for p, n in param_name.items()])
     d = _Drawing(lang=language(lang))
     for i, v in enumerate(order):
         kind = (
@@ -131,12 +139,7 @@ def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) 
 
 
 # Node attributes by kind: leaves blue, parameters yellow, the output green and bold.
-LEGEND = {
-    "leaf": "input or constant",
-    "param": "parameter",
-    "output": "output",
-    "inner": "computed",
-}
+LEGEND = ("leaf", "param", "output", "inner")  # the kinds of box; their words: micrograd.messages
 # Graphviz asks fontconfig for the first of these it has: Latin text in Helvetica (the lecture's),
 # Chinese labels from a CJK font (Debian: apt-get install fonts-noto-cjk).
 FONTS = "Helvetica,Noto Sans CJK SC,Noto Sans SC,WenQuanYi Micro Hei,Source Han Sans SC,sans-serif"
