@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -101,3 +102,35 @@ def test_console_script_is_installed():
     exe = os.path.join(os.path.dirname(sys.executable), "micrograd")
     result = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("micrograd ")
+
+
+def test_explain_and_graph_speak_chinese_help_errors_and_all(capsys, monkeypatch):
+    """--lang zh (or a zh_* locale) translates explain's and graph's help, errors and output."""
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["explain", "--lang", "zh", "--help"])
+    help_text = capsys.readouterr().out
+    assert help_text.startswith("用法：micrograd explain")
+    for words in ["对表达式运行反向传播", "给一个名字赋值", "显示帮助并退出", "位置参数"]:
+        assert words in help_text
+    assert main(["explain", "a*q", "--set", "a=1", "--lang=zh"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "micrograd：错误：未知的名字 'q'：用 --set q=1.0 给它一个值"
+    )
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert main(["graph", "a*a", "--set", "a=x"]) == 2
+    assert capsys.readouterr().err.strip() == "micrograd：错误：--set a：'x' 不是数字"
+    assert main(["explain", "c = a + b; f = c * a", "--set", "a=2", "--set", "b=3"]) == 0
+    assert "拓扑排序" in capsys.readouterr().out
+    assert main(["explain", "a*q", "--set", "a=1", "--lang", "en"]) == 2  # the flag wins
+    assert "unknown name 'q'" in capsys.readouterr().err
+
+
+def test_every_message_exists_in_every_language():
+    from micrograd.messages import MESSAGES
+
+    assert MESSAGES["en"].keys() == MESSAGES["zh"].keys()
+    for key, en in MESSAGES["en"].items():  # the same fields to fill in, in both
+        fields = sorted(set(re.findall(r"{\w+}", en)))
+        assert fields == sorted(set(re.findall(r"{\w+}", MESSAGES["zh"][key]))), key

@@ -18,7 +18,8 @@ from micrograd import __version__
 from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
 from micrograd.io import atomic_write
-from micrograd.messages import LANGUAGES
+from micrograd.messages import LANGUAGES, language
+from micrograd.messages import text as say
 from micrograd.viz import MAX_NODES, explain, fmt_number, to_dot, to_mermaid
 
 
@@ -296,14 +297,16 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
 
 
 # ---------------------------------------------------------------------------- graph and explain
+# Their help, errors and output are in the language of --lang, else of the locale (LANG=zh_CN...).
 def _expression(args: argparse.Namespace) -> Value:
     try:
         return parse_expression(args.expr, assignments(args.set))
     except ExpressionError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.text(language(args.lang))) from None
 
 
 def _graph_command(args: argparse.Namespace) -> int:
+    lang = language(args.lang)
     out = _expression(args)
     out.backward()
     fmt = args.format
@@ -311,31 +314,22 @@ def _graph_command(args: argparse.Namespace) -> int:
         fmt = os.path.splitext(args.output)[1].lstrip(".").lower() or None
     fmt = fmt or "dot"
     if fmt not in FORMATS:
-        raise UsageError(
-            f"unknown format {fmt!r} (from -o's extension): give --format, one of {', '.join(FORMATS)}"
-        )
+        raise UsageError(say("unknown_format", lang, fmt=fmt, formats=", ".join(FORMATS)))
     if fmt == "png" and args.output in (None, "-") and sys.stdout.isatty():
-        raise UsageError("--format png writes binary data: give a file with -o FILE")
-    text = (
-        to_mermaid(out, max_nodes=args.max_nodes)
-        if fmt == "mermaid"
-        else to_dot(out, max_nodes=args.max_nodes)
-    )
-    data = render_dot(text, fmt) if fmt in ("svg", "png") else text.encode()
+        raise UsageError(say("png_tty", lang))
+    draw = to_mermaid if fmt == "mermaid" else to_dot
+    text = draw(out, max_nodes=args.max_nodes, lang=lang)
+    data = render_dot(text, fmt, lang) if fmt in ("svg", "png") else text.encode()
     atomic_write(args.output or "-", data)
     return 0
 
 
-def render_dot(text: str, fmt: str) -> bytes:
+def render_dot(text: str, fmt: str, lang: str | None = None) -> bytes:
     """DOT text rendered by Graphviz's `dot` program as svg or png; OSError saying how to
     install it, or what it said when it failed."""
     dot = shutil.which("dot")
     if dot is None:
-        raise OSError(
-            f"--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
-            "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
-            "or https://graphviz.org/download/; --format dot and --format mermaid need nothing"
-        )
+        raise OSError(say("no_dot", language(lang), fmt=fmt))
     try:
         done = subprocess.run(
             [dot, f"-T{fmt}"], input=text.encode(), capture_output=True, timeout=60
@@ -352,57 +346,73 @@ def render_dot(text: str, fmt: str) -> bytes:
 
 def _explain_command(args: argparse.Namespace) -> int:
     out = _expression(args)
-    text = f"{out.label} = {fmt_number(out.data)}\n{explain(out, max_nodes=args.max_nodes, lang=args.lang)}"
-    print(text)  # computed whole before printing: an error prints nothing
+    steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
+    print(
+        f"{out.label} = {fmt_number(out.data)}\n{steps}"
+    )  # computed whole: an error prints nothing
     return 0
 
 
-def _add_expression_commands(sub: Any) -> None:
-    """Add `graph` and `explain` to the `micrograd` command."""
+def _add_expression_commands(sub: Any, lang: str) -> None:
+    """Add `graph` and `explain` to the `micrograd` command, their help in `lang`."""
     common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("expr", help=say("help_expr", lang, functions=", ".join(FUNCTIONS)))
     common.add_argument(
-        "expr",
-        help="e.g. 'relu(a*b + c)': names, numbers, + - * / **, ( ), " + ", ".join(FUNCTIONS),
+        "--set", action="append", default=[], metavar="NAME=NUMBER", help=say("help_set", lang)
     )
-    common.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=NUMBER",
-        help="a value for a name (repeat)",
-    )
-    common.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        help="language of the text: en or zh (default: from LANG, zh_* is Chinese)",
-    )
+    common.add_argument("--lang", choices=LANGUAGES, help=say("help_lang", lang))
     common.add_argument(
         "--max-nodes",
         type=_number(int, 0, strict=True),
         default=MAX_NODES,
-        help="refuse graphs larger than this (default: %(default)s)",
+        help=say("help_max_nodes", lang),
     )
-    g = sub.add_parser(
-        "graph",
-        parents=[common],
-        help="draw the graph of an expression after backward",
-        description="Draw the graph of an expression, with each Value's data and grad.",
-    )
-    g.add_argument("--format", choices=FORMATS, help="default: from -o's extension, else dot")
-    g.add_argument("-o", "--output", help="write to this file; - or none: standard output")
+    g = _translated(sub, "graph", common, lang)
+    g.add_argument("--format", choices=FORMATS, help=say("help_format", lang))
+    g.add_argument("-o", "--output", help=say("help_output", lang))
     g.set_defaults(run=_graph_command)
-    e = sub.add_parser(
-        "explain",
-        parents=[common],
-        help="print the steps of backward for an expression",
-        description="Run backward on an expression and print every step of the chain rule.",
-    )
+    e = _translated(sub, "explain", common, lang)
     e.set_defaults(run=_explain_command)
 
 
+def _translated(sub: Any, name: str, common: argparse.ArgumentParser, lang: str) -> Any:
+    """The subcommand `name`, with argparse's own words (usage, headings, -h) in `lang` too."""
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any = None) -> None:
+            super().add_usage(usage, actions, groups, say("usage", lang))
+
+    p = sub.add_parser(
+        name,
+        parents=[common],
+        help=say(f"help_{name}", lang),
+        description=say(f"about_{name}", lang),
+        formatter_class=Formatter,
+        add_help=False,
+    )
+    p._positionals.title = say("positionals", lang)
+    p._optionals.title = say("options", lang)
+    p.add_argument("-h", "--help", action="help", help=say("help_help", lang))
+    return p
+
+
+def _language_of(argv: list[str]) -> str:
+    """The language of explain's and graph's help and errors: --lang if given (also before the
+    parser has run, for --help), else the locale's; English for the other commands."""
+    if not {"explain", "graph"} & set(argv):
+        return "en"
+    for i, arg in enumerate(argv):
+        given = arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if arg == "--lang" and i + 1 < len(argv):
+            given = argv[i + 1]
+        if given in LANGUAGES:
+            return given
+    return language()
+
+
 # ---------------------------------------------------------------------------- the command
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the `micrograd` command."""
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The argument parser of the `micrograd` command (graph's and explain's help in `lang`)."""
     parser = _Parser(
         prog="micrograd", description="A tiny autograd engine: train, draw and explain."
     )
@@ -423,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_training_options(train, demo=False)
     train.set_defaults(run=_run_train)
-    _add_expression_commands(sub)
+    _add_expression_commands(sub, lang)
     return parser
 
 
@@ -431,7 +441,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status: 0, 1 for a failure, 2 for a usage mistake. No
     traceback reaches the user: every error is one line."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    lang = _language_of(argv)
+    parser = build_parser(lang)
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -439,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.run(args) or 0)
     except UsageError as e:
-        print(f"micrograd: error: {e}{_dash_hint(argv)}", file=sys.stderr)
+        print(say("error", lang, message=f"{e}{_dash_hint(argv)}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `micrograd explain ... | head`: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -448,7 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("micrograd: error: out of memory; try smaller --hidden widths", file=sys.stderr)
         return 1
     except (ImportError, OSError, ValueError, ArithmeticError, TypeError) as e:
-        print(f"micrograd: error: {e}", file=sys.stderr)
+        print(say("error", lang, message=str(e)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("micrograd: interrupted", file=sys.stderr)

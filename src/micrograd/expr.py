@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Union
 
 from micrograd.engine import FloatMath, Value
+from micrograd.messages import text as say
 
 FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
 MAX_LENGTH = 2000
@@ -35,20 +36,30 @@ Number = Union[Value, int, float]
 
 
 class ExpressionError(ValueError):
-    """The text uses something outside the small allowed language, or cannot be evaluated."""
+    """The text uses something outside the small allowed language, or cannot be evaluated.
+
+    The message is a key of micrograd.messages and its fields: str() is the English,
+    `.text(lang)` the message in a language of that table."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key, self.fields = key, {k: str(v) for k, v in fields.items()}
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """The message in `lang`."""
+        return say(self.key, lang, **self.fields)
 
 
 def _read(text: str) -> ast.Module:
     text = unicodedata.normalize("NFKC", text)  # full-width （＋） -> ASCII (+)
     if len(text) > MAX_LENGTH:
-        raise ExpressionError(f"expression longer than {MAX_LENGTH} characters")
+        raise ExpressionError("expr_too_long", limit=MAX_LENGTH)
     try:
         return ast.parse(text.replace("\n", ";"), mode="exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # ValueError: 5000 digits
-        hint = ""
-        if any(ord(ch) > 127 for ch in text):
-            hint = " (type symbols in half-width ASCII / 请使用半角符号)"
-        raise ExpressionError(f"not a valid expression: {getattr(e, 'msg', e)}{hint}") from None
+        wide = any(ord(ch) > 127 for ch in text)
+        key = "expr_syntax_wide" if wide else "expr_syntax"
+        raise ExpressionError(key, why=getattr(e, "msg", e)) from None
 
 
 def parse_expression(text: str, values: dict[str, float]) -> Value:
@@ -57,7 +68,7 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
     and from earlier statements (labelled by theirs). Anything outside the language is refused."""
     statements = _read(text).body
     if not statements:
-        raise ExpressionError("empty expression")
+        raise ExpressionError("expr_empty")
     names: dict[str, Number] = {n: Value(x, label=n) for n, x in values.items()}
 
     def ev(node: ast.AST) -> Number:
@@ -75,15 +86,13 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             return -v if isinstance(node.op, ast.USub) else v
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             if isinstance(node.value, bool):
-                raise ExpressionError(f"{node.value} is not allowed in an expression")
+                raise ExpressionError("expr_bool", value=node.value)
             return (
                 node.value
             )  # a constant, not a Value: it gets no grad (an int stays an int: x**2)
         if isinstance(node, ast.Name):
             if node.id not in names:
-                raise ExpressionError(
-                    f"unknown name {node.id!r}: give it a value with --set {node.id}=1.0"
-                )
+                raise ExpressionError("expr_unknown_name", name=node.id)
             return names[node.id]
         if (
             isinstance(node, ast.Call)
@@ -94,11 +103,9 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
         ):
             return getattr(_as_value(ev(node.args[0])), node.func.id)()  # type: ignore[no-any-return,unused-ignore]
         if isinstance(node, ast.Call):
-            raise ExpressionError(
-                f"only these functions can be called, with one argument: {', '.join(FUNCTIONS)}"
-            )
+            raise ExpressionError("expr_call", functions=", ".join(FUNCTIONS))
         raise ExpressionError(
-            f"{type(node).__name__} is not allowed in an expression: {ast.unparse(node)!r}"
+            "expr_not_allowed", kind=type(node).__name__, text=repr(ast.unparse(node))
         )
 
     out: Number = 0.0
@@ -114,21 +121,19 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
             ):
                 name = stmt.targets[0].id
                 if name in names:
-                    raise ExpressionError(f"{name!r} is given a value twice")
+                    raise ExpressionError("expr_twice", name=name)
                 out = names[name] = ev(stmt.value)
                 if isinstance(out, Value) and out._prev and not out.label:
                     out.label = name  # inner Values keep their statement's name
             else:
-                raise ExpressionError(
-                    f"only `name = expression` statements, and a last expression: {ast.unparse(stmt)!r}"
-                )
+                raise ExpressionError("expr_statement", text=repr(ast.unparse(stmt)))
         out = _as_value(out)
     except RecursionError:
-        raise ExpressionError("expression nested too deeply") from None
+        raise ExpressionError("expr_deep") from None
     except (ArithmeticError, TypeError, ValueError) as e:
         if isinstance(e, ExpressionError):
             raise
-        raise ExpressionError(f"cannot evaluate: {e}") from None
+        raise ExpressionError("expr_cannot", why=e) from None
     assert isinstance(out, Value)
     if not out.label:
         out.label = "out"
@@ -146,15 +151,15 @@ def assignments(items: list[str]) -> dict[str, float]:
         name, eq, number = unicodedata.normalize("NFKC", item).partition("=")
         name = name.strip()
         if not eq or not name.isidentifier():
-            raise ExpressionError(f"--set expects NAME=NUMBER, got {item!r}")
+            raise ExpressionError("set_form", item=repr(item))
         if keyword.iskeyword(name):
-            raise ExpressionError(f"--set {name}: {name!r} is a keyword, which cannot be a name")
+            raise ExpressionError("set_keyword", name=name)
         if name in values:
-            raise ExpressionError(f"--set {name} is given twice")
+            raise ExpressionError("set_twice", name=name)
         try:
             values[name] = float(number)
         except ValueError:
-            raise ExpressionError(f"--set {name}: {number!r} is not a number") from None
+            raise ExpressionError("set_nan", name=name, number=repr(number)) from None
         if not math.isfinite(values[name]):
-            raise ExpressionError(f"--set {name}: {number!r} is not a finite number")
+            raise ExpressionError("set_inf", name=name, number=repr(number))
     return values

@@ -424,7 +424,8 @@ def backward_sequence(
     ]
     for s in ex.steps:
         me = ids[s.node]
-        lines.append(f"    {me}->>{me}: {s.node}._backward()  (grad {fmt_number(s.grad)})")
+        step = say("sequence_step", ex.lang, node=s.node, grad=fmt_number(s.grad))
+        lines.append(f"    {me}->>{me}: {step}")
         for c in s.contributions:
             how = (
                 f"{fmt_number(c.local)} * {fmt_number(c.upstream)} = "
