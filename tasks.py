@@ -6,6 +6,7 @@
     python3 tasks.py core     # the engine/nn/optim/losses/data/io tests with no extras installed
     python3 tasks.py fuzz     # property tests with random seeds and 15x the examples, then atheris
     python3 tasks.py bench    # the benchmark against micrograd 0.1.0, PyTorch and others
+    python3 tasks.py screenshots  # redraw docs/img/stepper.png and playground.png in the browser
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
 `--seed N` to replay a run and `--seconds S` for the atheris fuzzer.
@@ -108,6 +109,17 @@ def core(args: list[str]) -> None:
     run(python, "-m", "pytest", *CORE_TESTS, *args, env={"MICROGRAD_NO_SKIPS": "1"})
 
 
+def screenshots(args: list[str]) -> None:
+    """The README's screenshots, taken by the browser tests (Debian: apt-get install chromium
+    chromium-driver fonts-noto-cjk)."""
+    python = install_test_tools()
+    env = {
+        "MICROGRAD_SCREENSHOTS": os.path.join(ROOT, "docs", "img"),
+        "MICROGRAD_BROWSER": "required",
+    }
+    run(python, "-m", "pytest", "tests/test_browser.py", *args, env=env)
+
+
 def fuzz(args: list[str]) -> None:
     seed, seconds = random.randrange(2**32), 600
     rest = []
@@ -143,7 +155,14 @@ def bench(args: list[str]) -> None:
     run(python, "benchmarks/bench.py", "--original-python", original_python, *args)
 
 
-JOBS = {"demo": demo, "test": test, "core": core, "fuzz": fuzz, "bench": bench}
+JOBS = {
+    "demo": demo,
+    "test": test,
+    "core": core,
+    "fuzz": fuzz,
+    "bench": bench,
+    "screenshots": screenshots,
+}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in JOBS:

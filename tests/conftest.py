@@ -42,6 +42,16 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_sep("-", "differential tests against micrograd 0.1.0")
         for line in lines.values():
             terminalreporter.write_line(line)
+    timings = [  # what the browser tests measured (tests/test_browser.py)
+        f"{name}: {value}"
+        for report in terminalreporter.stats.get("passed", [])
+        for name, value in getattr(report, "user_properties", [])
+        if name.startswith(("stepper ", "playground "))
+    ]
+    if timings:
+        terminalreporter.write_sep("-", "in the browser")
+        for line in timings:
+            terminalreporter.write_line(line)
 
 
 _skipped: list[str] = []

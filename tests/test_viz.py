@@ -339,3 +339,54 @@ def test_explain_sequence_and_pictures_speak_chinese(monkeypatch, capsys):
     assert "（+=：a 被多次使用，梯度累加）" in capsys.readouterr().out
     with pytest.raises(ValueError, match="lang"):
         explain(L, lang="fr")
+
+
+def _page_data(page):
+    """The JSON the stepper page carries."""
+    import json
+
+    start = page.index("const D = ") + len("const D = ")
+    return json.loads(page[start : page.index(";\nconst NS")])
+
+
+def test_the_stepper_page_is_offline_changes_no_grad_and_lays_out_without_graphviz(monkeypatch):
+    from micrograd.viz import stepper
+
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    L = a * b + 10
+    L.label = "L"
+    page = stepper(L).page
+    assert a.grad == b.grad == L.grad == 0  # like explain(): it runs on its own copy
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)  # nothing fetched
+    assert "<link" not in page and "@import" not in page
+    with_dot = _page_data(page)
+    monkeypatch.setenv("PATH", "")  # no Graphviz: columns by depth
+    without = _page_data(stepper(L).page)
+    for data in (with_dot, without):
+        boxes = {n["name"]: n for n in data["nodes"] if n["kind"] not in ("op", "const")}
+        assert set(boxes) == {"a", "b", "(a*b)", "L"}
+        assert all(n["x"] > 0 and n["y"] > 0 for n in data["nodes"])
+        assert boxes["a"]["x"] < boxes["(a*b)"]["x"] < boxes["L"]["x"]  # inputs left of outputs
+        assert [f.get("set") for f in data["frames"]] == [
+            None,
+            [[4, "1.0"]],  # L: index 4 (the constant 10, index 3, is a number, not an input)
+            [[2, "1.0"]],
+            [[0, "-3.0"]],
+            [[1, "2.0"]],
+        ]
+    assert len(without["edges"]) == len(with_dot["edges"]) == 6
+
+
+def test_the_stepper_saves_one_file_and_shows_inline(tmp_path):
+    from micrograd.viz import stepper
+
+    x = Value(0.5, label="x")
+    s = stepper(x.tanh() * x, lang="zh")
+    s.save(str(tmp_path / "s.html"))
+    text = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert text == s.page and "下一步" in text and 'data-action="next"' in text
+    inline = s._repr_html_()
+    assert (
+        inline.startswith("<iframe srcdoc=") and "&lt;script&gt;" not in inline.split("srcdoc=")[0]
+    )
+    assert s.frames == 1 + 1 + 2  # start, then tanh's one input, then * 's two

@@ -20,7 +20,7 @@ from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expres
 from micrograd.io import atomic_write
 from micrograd.messages import LANGUAGES, language
 from micrograd.messages import text as say
-from micrograd.viz import MAX_NODES, explain, fmt_number, to_dot, to_mermaid
+from micrograd.viz import MAX_NODES, explain, fmt_number, stepper, to_dot, to_mermaid
 
 
 class UsageError(Exception):
@@ -346,10 +346,13 @@ def render_dot(text: str, fmt: str, lang: str | None = None) -> bytes:
 
 def _explain_command(args: argparse.Namespace) -> int:
     out = _expression(args)
-    steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
-    print(
-        f"{out.label} = {fmt_number(out.data)}\n{steps}"
-    )  # computed whole: an error prints nothing
+    fmt = args.format or ("html" if (args.output or "").lower().endswith(".html") else "text")
+    if fmt == "html":  # the backward stepper: a page that steps through the same pass
+        text = stepper(out, lang=args.lang, max_nodes=args.max_nodes).page
+    else:
+        steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
+        text = f"{out.label} = {fmt_number(out.data)}\n{steps}\n"
+    atomic_write(args.output or "-", text.encode())  # computed whole: an error writes nothing
     return 0
 
 
@@ -372,6 +375,8 @@ def _add_expression_commands(sub: Any, lang: str) -> None:
     g.add_argument("-o", "--output", help=say("help_output", lang))
     g.set_defaults(run=_graph_command)
     e = _translated(sub, "explain", common, lang)
+    e.add_argument("--format", choices=("text", "html"), help=say("help_explain_format", lang))
+    e.add_argument("-o", "--output", help=say("help_output", lang))
     e.set_defaults(run=_explain_command)
 
 
@@ -434,7 +439,28 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     _add_training_options(train, demo=False)
     train.set_defaults(run=_run_train)
     _add_expression_commands(sub, lang)
+    pg = sub.add_parser(
+        "playground",
+        help="train an MLP live in the browser (a local server on 127.0.0.1)",
+        description="Serve the playground on 127.0.0.1 and open it in the browser: pick a data set "
+        "and a model, press play, watch the decision boundary and every parameter's grad.",
+    )
+    pg.add_argument(
+        "--port",
+        type=_number(int, 0, strict=False),
+        default=8000,
+        help="port (default: %(default)s; 0: any free one)",
+    )
+    pg.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    pg.add_argument("--lang", choices=LANGUAGES, help="language of the page (default: from LANG)")
+    pg.set_defaults(run=_playground_command)
     return parser
+
+
+def _playground_command(args: argparse.Namespace) -> int:
+    from micrograd.playground import serve  # numpy and the server only for this command
+
+    return serve(args.port, open_browser=not args.no_browser, lang=args.lang)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,298 @@
+"""The stepper and the playground in a real headless browser: Debian's chromium driven by Selenium.
+
+Skipped where chromium, chromedriver or selenium is missing, except under MICROGRAD_BROWSER=required
+(set by .ci/run, which installs them): there a missing browser fails the run. Screenshots go to
+$MICROGRAD_SCREENSHOTS when set (`python3 tasks.py screenshots` points it at docs/img), else to a
+temporary folder; the time to the first frame is printed in the test summary."""
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from micrograd import Value
+from micrograd.viz import explain, stepper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = [
+        n for n, found in [("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)] if not found
+    ]
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        missing.append("selenium")
+    if missing:
+        if os.environ.get("MICROGRAD_BROWSER") == "required":
+            pytest.fail(f"MICROGRAD_BROWSER=required but {missing} missing")
+        pytest.skip(f"no headless browser here ({', '.join(missing)} missing)")
+    options = webdriver.ChromeOptions()
+    for arg in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1300,760",
+    ]:
+        options.add_argument(arg)
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def screenshot(driver, name, tmp_path):
+    folder = os.environ.get("MICROGRAD_SCREENSHOTS") or str(tmp_path)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    driver.save_screenshot(path)
+    assert os.path.getsize(path) > 5000  # a picture, not a blank
+    return path
+
+
+def seed_question():
+    """The Stack Exchange question's graph: a.grad 25 and b.grad 19."""
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    c, d = a + b, a * b
+    e, g = c + d, c * d
+    f = e + g
+    for v, n in zip((c, d, e, g, f), "cdegf"):
+        v.label = n
+    return f
+
+
+def expected_frames(root):
+    """The grads explain() says each Value holds after each step of the stepper: the order
+    (all 0), the output's 1, then one `+=` at a time."""
+    ex = explain(root)
+    grads = dict.fromkeys(ex.order, 0.0)
+    frames = [dict(grads)]
+    grads[ex.root] = 1.0
+    frames.append(dict(grads))
+    for s in ex.steps:
+        for c in s.contributions:
+            grads[c.input] = c.total
+            frames.append(dict(grads))
+    return frames
+
+
+def grads_shown(driver):
+    from selenium.webdriver.common.by import By
+
+    return {
+        e.get_attribute("data-name"): float(e.get_attribute("data-grad"))
+        for e in driver.find_elements(By.CSS_SELECTOR, "[data-name]")
+    }
+
+
+def test_the_stepper_walks_the_seed_question_as_explain_does(browser, tmp_path, record_property):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    f = seed_question()
+    page = tmp_path / "backward.html"
+    stepper(f).save(str(page))
+    start = time.perf_counter()
+    browser.get(page.as_uri())
+    assert browser.execute_script("return window.micrograd.current") == 0
+    record_property("stepper first frame", f"{time.perf_counter() - start:.2f} s")
+    frames = expected_frames(f)
+    assert browser.execute_script("return window.micrograd.steps") == len(frames) - 1
+    nxt = browser.find_element(By.CSS_SELECTOR, '[data-action="next"]')
+    for k, want in enumerate(frames):  # the next button, one step at a time
+        assert grads_shown(browser) == want, f"step {k}"
+        if k < len(frames) - 1:
+            nxt.click()
+    assert grads_shown(browser)["a"] == 25.0 and grads_shown(browser)["b"] == 19.0
+    assert not nxt.is_enabled()
+    for k in (3, 0, len(frames) - 1, 6):  # jumping with window.micrograd.step(k)
+        browser.execute_script("window.micrograd.step(arguments[0])", k)
+        assert grads_shown(browser) == frames[k]
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    assert grads_shown(browser) == frames[5]
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert grads_shown(browser) == frames[7]
+    browser.find_element(By.CSS_SELECTOR, '[data-action="prev"]').click()
+    assert browser.execute_script("return window.micrograd.current") == 6
+    text = browser.find_element(By.ID, "say").text
+    assert "e._backward()" in text and "c.grad += 1 * 1 = 1" in text
+    browser.execute_script("window.micrograd.step(0)")
+    browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').click()
+    deadline = time.time() + 30
+    while browser.execute_script("return window.micrograd.current") < len(frames) - 1:
+        assert time.time() < deadline, "play did not reach the last step"
+        time.sleep(0.1)
+    assert grads_shown(browser) == frames[-1]
+    assert browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').text == "play"  # stopped
+    browser.execute_script("window.micrograd.step(9)")
+    screenshot(browser, "stepper.png", tmp_path)
+
+
+def test_the_stepper_matches_backward_on_a_neuron_and_speaks_chinese(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    x1, x2 = Value(2.0, label="x1"), Value(0.0, label="x2")
+    w1, w2 = Value(-3.0, label="w1"), Value(1.0, label="w2")
+    b = Value(6.8813735870195432, label="b")
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.label = "o"
+    page = tmp_path / "neuron.html"
+    stepper(o, lang="zh").save(str(page))
+    browser.get(page.as_uri())
+    assert browser.find_element(By.CSS_SELECTOR, '[data-action="next"]').text == "下一步 ▶"
+    browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+    shown = grads_shown(browser)
+    o.backward()
+    for v in (x1, x2, w1, w2, b):
+        assert shown[v.label] == pytest.approx(v.grad, rel=1e-12)
+    assert shown["x1"] == pytest.approx(-1.5) and shown["w1"] == pytest.approx(1.0)
+    assert "梯度" in browser.find_element(By.ID, "say").text
+
+
+def test_the_cli_writes_the_stepper_page(browser, tmp_path):
+    out = tmp_path / "backward.html"
+    expr = "c = a + b; d = a * b; e = c + d; g = c * d; f = e + g"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "micrograd",
+            "explain",
+            expr,
+            "--set",
+            "a=2",
+            "--set",
+            "b=3",
+            "-o",
+            str(out),
+        ],
+        check=True,
+    )
+    browser.get(out.as_uri())
+    browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+    assert grads_shown(browser) == expected_frames(seed_question())[-1]
+
+
+@pytest.fixture
+def playground():
+    pytest.importorskip("numpy")
+    from micrograd.playground import Server
+
+    srv = Server(0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+def metric(driver, name):
+    from selenium.webdriver.common.by import By
+
+    value = driver.find_element(By.CSS_SELECTOR, f'[data-metric="{name}"]').get_attribute(
+        "data-value"
+    )
+    return float(value) if value else None
+
+
+def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_property):
+    from selenium.webdriver.common.by import By
+
+    start = time.perf_counter()
+    browser.get(playground)
+    ready = "return !!(window.micrograd.run && window.micrograd.run.grid)"
+    while not browser.execute_script(ready):
+        assert time.perf_counter() - start < 30
+        time.sleep(0.05)
+    first_frame = time.perf_counter() - start
+    record_property("playground first frame", f"{first_frame:.2f} s")
+    assert browser.find_element(By.ID, "data").get_attribute("value") == "moons"
+    browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').click()
+    losses = []
+    deadline = time.time() + 90
+    while True:
+        step = int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text)
+        loss, acc = metric(browser, "loss"), metric(browser, "accuracy")
+        if loss is not None:
+            losses.append(loss)
+        if acc is not None and acc > 0.9:
+            break
+        assert step <= 300, f"accuracy {acc} after {step} steps"
+        assert time.time() < deadline
+        time.sleep(0.1)
+    record_property("playground steps to 90%", str(step))
+    browser.find_element(By.CSS_SELECTOR, '[data-action="pause"]').click()
+    time.sleep(0.5)
+    paused_at = int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text)
+    time.sleep(0.5)
+    assert int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text) == paused_at
+    assert losses[-1] < losses[0]
+    browser.find_element(By.CSS_SELECTOR, '[data-action="step"]').click()
+    deadline = time.time() + 10
+    while int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text) != paused_at + 1:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-param]")
+    assert len(rows) == 2 * 8 + 8 + 8 * 8 + 8 + 8 + 1
+    screenshot(browser, "playground.png", tmp_path)
+    browser.find_element(By.CSS_SELECTOR, '[data-action="reset"]').click()
+    deadline = time.time() + 10
+    while browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text != "0":
+        assert time.time() < deadline
+        time.sleep(0.05)
+
+
+def test_clicking_a_point_opens_its_stepper(browser, playground):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.get(playground)
+    while not browser.execute_script(
+        "return !!(window.micrograd.run && window.micrograd.run.grid)"
+    ):
+        time.sleep(0.05)
+    point = browser.execute_script(
+        "const r = window.micrograd.run; const [x0, x1, y0, y1] = r.grid.box; const [x, y] = r.points[0];"
+        "return [(x - x0) / (x1 - x0) * 400, 400 - (y - y0) / (y1 - y0) * 400];"
+    )
+    canvas = browser.find_element(By.ID, "boundary")
+    before = set(browser.window_handles)
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, point[0] - 200, point[1] - 200
+    ).click().perform()
+    deadline = time.time() + 20
+    while len(browser.window_handles) == len(before):
+        assert time.time() < deadline
+        time.sleep(0.05)
+    (new,) = set(browser.window_handles) - before
+    main = browser.current_window_handle
+    browser.switch_to.window(new)
+    try:
+        assert "/stepper?i=0" in browser.current_url
+        browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+        shown = grads_shown(browser)
+        assert (
+            shown["loss"] == 1.0 and "x1" in shown and any(n.startswith("layers.") for n in shown)
+        )
+    finally:
+        browser.close()
+        browser.switch_to.window(main)
+
+
+def test_screenshots_are_pictures(tmp_path):
+    """The README's screenshots exist (made by this file under `python3 tasks.py screenshots`)."""
+    for name in ("stepper.png", "playground.png"):
+        path = os.path.join(ROOT, "docs", "img", name)
+        with open(path, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+        assert os.path.getsize(path) > 10_000
