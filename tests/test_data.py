@@ -36,3 +36,68 @@ def test_bad_arguments():
         moons(10, noise=-1)
     with pytest.raises(ValueError):
         split([[0.0, 0.0]], [0, 1])
+
+
+def test_digits_ships_with_the_package():
+    from micrograd.data import digits
+
+    X, y = digits()
+    assert len(X) == len(y) == 1797 and all(len(x) == 64 for x in X)
+    assert sorted(set(y)) == list(range(10)) and y[:10] == list(range(10))
+    assert min(min(x) for x in X) == 0.0 and max(max(x) for x in X) == 1.0
+    raw, _ = digits(scale=False)
+    assert raw[0][:8] == [0.0, 0.0, 5.0, 13.0, 9.0, 1.0, 0.0, 0.0]  # the first row of the "0"
+
+
+def _write_idx(path, ndim_sizes, data, gz=False, magic=None):
+    import gzip
+    import struct
+
+    head = magic if magic is not None else bytes([0, 0, 8, len(ndim_sizes)])
+    blob = head + struct.pack(f">{len(ndim_sizes)}I", *ndim_sizes) + bytes(data)
+    opener = gzip.open if gz else open
+    with opener(str(path) + (".gz" if gz else ""), "wb") as f:
+        f.write(blob)
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_mnist_reads_the_standard_idx_files(tmp_path, gz):
+    from micrograd.data import mnist
+
+    images = [i % 256 for i in range(3 * 4 * 5)]  # three 4x5 images
+    _write_idx(tmp_path / "t10k-images-idx3-ubyte", (3, 4, 5), images, gz)
+    _write_idx(tmp_path / "t10k-labels-idx1-ubyte", (3,), [7, 0, 9], gz)
+    X, y = mnist(str(tmp_path), "test")
+    assert y == [7, 0, 9] and len(X) == 3 and len(X[0]) == 20
+    assert X[1][0] == 20 / 255 and X[2][19] == 59 / 255
+    X2, y2 = mnist(str(tmp_path), "test", limit=2, scale=False)
+    assert y2 == [7, 0] and X2[1][:2] == [20.0, 21.0]
+
+
+def test_mnist_says_what_is_wrong_with_its_files(tmp_path):
+    from micrograd.data import mnist
+
+    with pytest.raises(FileNotFoundError, match="download the four MNIST files"):
+        mnist(str(tmp_path))
+    _write_idx(tmp_path / "train-images-idx3-ubyte", (2, 2, 2), range(8))
+    _write_idx(tmp_path / "train-labels-idx1-ubyte", (3,), [1, 2, 3])
+    with pytest.raises(ValueError, match="2 images but .* 3 labels"):
+        mnist(str(tmp_path))
+    _write_idx(tmp_path / "train-labels-idx1-ubyte", (2,), [1, 12])
+    with pytest.raises(ValueError, match="labels above 9"):
+        mnist(str(tmp_path))
+    _write_idx(tmp_path / "train-labels-idx1-ubyte", (2,), [1, 2], magic=b"\x00\x00\x0d\x01")
+    with pytest.raises(ValueError, match="not an IDX file of unsigned bytes"):
+        mnist(str(tmp_path))
+    _write_idx(tmp_path / "train-labels-idx1-ubyte", (5,), [1, 2])  # says 5, holds 2
+    with pytest.raises(ValueError, match="cut short"):
+        mnist(str(tmp_path))
+    (tmp_path / "train-labels-idx1-ubyte").write_bytes(b"\x00\x00")
+    with pytest.raises(ValueError, match="header is cut short"):
+        mnist(str(tmp_path))
+    (tmp_path / "train-labels-idx1-ubyte").unlink()
+    (tmp_path / "train-labels-idx1-ubyte.gz").write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match="cannot read"):
+        mnist(str(tmp_path))
+    with pytest.raises(ValueError, match="split must be"):
+        mnist(str(tmp_path), "validation")

@@ -1,13 +1,18 @@
-"""Toy 2-D data sets in pure Python, seeded: moons, circles, spiral, xor, yin-yang; and a split.
+"""Data sets in pure Python: seeded toy 2-D sets (moons, circles, spiral, xor, yin-yang), the 8x8
+handwritten digits shipped with the package, MNIST read from its standard files, and a split.
 
-Each generator returns (X, y): X a list of [x0, x1] points, y a list of class indices 0..K-1.
+Each returns (X, y): X a list of points (lists of floats), y a list of class indices 0..K-1.
 """
 
 from __future__ import annotations
 
+import gzip
 import math
+import os
 import random
+import struct
 from collections.abc import Callable, Sequence
+from importlib import resources
 
 Points = list[list[float]]
 Labels = list[int]
@@ -116,6 +121,88 @@ def yinyang(n: int = 200, noise: float = 0.0, seed: int = 0) -> tuple[Points, La
         X.append([a + rng.gauss(0, noise), b + rng.gauss(0, noise)] if noise else [a, b])
         y.append(label)
     return X, y
+
+
+def digits(scale: bool = True) -> tuple[Points, Labels]:
+    """The 8x8 handwritten digits (UCI, CC BY 4.0; see micrograd/datasets/README.md): 1,797 images
+    as 64 pixels each, row by row, and their digits 0..9. Pixels are 0..16, divided by 16 when
+    `scale` (the default) so that they lie in [0, 1]."""
+    raw = resources.files("micrograd").joinpath("datasets/digits.csv.gz").read_bytes()
+    X, y = [], []
+    for line in gzip.decompress(raw).decode("ascii").splitlines():
+        *pixels, label = (int(v) for v in line.split(","))
+        X.append([p / 16 for p in pixels] if scale else [float(p) for p in pixels])
+        y.append(label)
+    return X, y
+
+
+MNIST_FILES = {
+    "train": ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+    "test": ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"),
+}
+
+
+def mnist(
+    path: str, split: str = "train", limit: int | None = None, scale: bool = True
+) -> tuple[Points, Labels]:
+    """MNIST from the folder `path` holding its standard IDX files (as downloaded, gzipped or
+    not): `split` "train" (60,000) or "test" (10,000), the first `limit` images if given. Each
+    image is 784 pixels row by row, divided by 255 when `scale`; labels are 0..9."""
+    if split not in MNIST_FILES:
+        raise ValueError(f"mnist: split must be 'train' or 'test', got {split!r}")
+    if limit is not None and (not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"mnist: limit must be a positive integer, got {limit!r}")
+    images_name, labels_name = MNIST_FILES[split]
+    images, (rows, cols) = _idx(path, images_name, 3, limit)
+    labels, _ = _idx(path, labels_name, 1, limit)
+    if len(images) != len(labels) * rows * cols:
+        raise ValueError(
+            f"mnist: {images_name} has {len(images) // (rows * cols)} images but {labels_name} "
+            f"has {len(labels)} labels"
+        )
+    if any(v > 9 for v in labels):
+        raise ValueError(f"mnist: {labels_name} has labels above 9: not MNIST labels")
+    size = rows * cols
+    div = 255.0 if scale else 1.0
+    X = [[v / div for v in images[i * size : (i + 1) * size]] for i in range(len(labels))]
+    return X, list(labels)
+
+
+def _idx(folder: str, name: str, ndim: int, limit: int | None) -> tuple[bytes, tuple[int, ...]]:
+    """The unsigned-byte data of the IDX file `name` (or `name`.gz) in `folder`, and its sizes
+    after the first; at most `limit` items."""
+    for candidate in (name, name + ".gz", name.replace("-idx", ".idx")):
+        file = os.path.join(folder, candidate)
+        if os.path.isfile(file):
+            break
+    else:
+        raise FileNotFoundError(
+            f"mnist: {os.path.join(folder, name)}(.gz) not found; download the four MNIST files "
+            "(train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz, "
+            "t10k-labels-idx1-ubyte.gz) into that folder"
+        )
+    opener = gzip.open if file.endswith(".gz") else open
+    try:
+        with opener(file, "rb") as f:
+            head = f.read(4 + 4 * ndim)
+            if len(head) < 4 + 4 * ndim:
+                raise ValueError("the header is cut short")
+            zero, kind, dims = head[0:2], head[2], head[3]
+            if zero != b"\0\0" or kind != 0x08 or dims != ndim:
+                raise ValueError(
+                    f"not an IDX file of unsigned bytes with {ndim} dimensions (magic {head[:4].hex()})"
+                )
+            sizes = struct.unpack(f">{ndim}I", head[4:])
+            count = sizes[0] if limit is None else min(limit, sizes[0])
+            item = math.prod(sizes[1:])
+            data = f.read(count * item)
+    except (OSError, EOFError) as e:  # gzip's errors (a bad CRC, a cut stream) are OSErrors
+        raise ValueError(f"mnist: cannot read {file}: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"mnist: {file}: {e}") from None
+    if len(data) != count * item:
+        raise ValueError(f"mnist: {file} is cut short: {len(data)} of {count * item} bytes")
+    return data, sizes[1:]
 
 
 DATASETS: dict[str, Callable[..., tuple[Points, Labels]]] = {

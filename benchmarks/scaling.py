@@ -1,0 +1,170 @@
+"""The fast path against PyTorch at real sizes: one training step, interleaved, one thread each.
+
+    python3 tasks.py bench --scaling        # or: .venv/bin/python benchmarks/scaling.py [--quick]
+
+Cases: two moons with MLP(2, [H, H, 1]), mean hinge loss + 1e-4 L2, at H in {16, 64, 256} and
+batch B in {100, 1000, 10000} (W is H=16, B=100); the 8x8 digits with MLP(64, [64, 10]) and
+softmax cross-entropy + 1e-4 L2 on all 1,797 images. A step is what `micrograd.train.fit` does:
+the loss and its gradients, then an SGD update. PyTorch does the same (float64 and float32: a
+forward, backward, and an in-place SGD update) on one thread, and so does numpy's BLAS. Each
+(engine, case) pair alternates step by step after warm-up; reported: medians of per-round paired
+time ratios (fast / PyTorch) with their ranges, and the first loss's relative error.
+"""
+
+from __future__ import annotations
+
+import os
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = "1"  # before numpy and torch are imported: one thread for both
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from micrograd.data import digits, moons  # noqa: E402
+from micrograd.nn import MLP  # noqa: E402
+from micrograd.train import Classifier, FastTrainer  # noqa: E402
+
+torch.set_num_threads(1)
+REG = 1e-4
+LR = 0.05
+
+
+def case(name: str, hidden: list[int], batch: int | None) -> dict:
+    """The data, the model's sizes and the rows of one case."""
+    if name == "digits":
+        X, y = digits()
+        X, y = X[:batch] if batch else X, y[:batch] if batch else y
+        return {"X": X, "y": y, "sizes": [64, *hidden, 10], "classes": 10}
+    X, y = moons(n=batch, noise=0.1, seed=0)
+    return {"X": X, "y": y, "sizes": [2, *hidden, 1], "classes": 2}
+
+
+class Fast:
+    """This library's fast path, as fit() runs it."""
+
+    def __init__(self, c: dict, dtype: str) -> None:
+        random.seed(0)
+        model = MLP(c["sizes"][0], c["sizes"][1:])
+        start = time.perf_counter()
+        self.trainer = FastTrainer(Classifier(model, c["classes"], reg=REG), dtype=dtype)
+        self.rows = self.trainer.rows(c["X"], c["y"])
+        self.trainer.loss_and_grad(self.rows)  # traces
+        self.trace_s = time.perf_counter() - start
+        self.params = self.trainer.theta
+
+    def step(self) -> float:
+        loss, grad = self.trainer.loss_and_grad(self.rows)
+        self.params -= LR * grad
+        return loss
+
+
+class Torch:
+    """The same model and loss in PyTorch."""
+
+    def __init__(self, c: dict, dtype: torch.dtype, start: np.ndarray) -> None:
+        sizes = c["sizes"]
+        layers, k = [], 0
+        flat = torch.tensor(start, dtype=dtype)
+        for nin, nout in zip(sizes, sizes[1:]):  # micrograd's order: per neuron, w then b
+            block = flat[k : k + nout * (nin + 1)].reshape(nout, nin + 1)
+            layers.append((block[:, :nin].clone().requires_grad_(), block[:, nin].clone().requires_grad_()))
+            k += nout * (nin + 1)
+        self.layers = layers
+        self.x = torch.tensor(c["X"], dtype=dtype)
+        self.binary = c["classes"] == 2
+        y = torch.tensor(c["y"])
+        self.y = (2.0 * y - 1.0).to(dtype) if self.binary else y
+
+    def step(self) -> float:
+        h = self.x
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w.T + b
+            if i < len(self.layers) - 1:
+                h = torch.relu(h)
+        if self.binary:
+            data = torch.relu(1 - self.y * h[:, 0]).mean()
+        else:
+            data = torch.nn.functional.cross_entropy(h, self.y)
+        loss = data + REG * sum((w * w).sum() + (b * b).sum() for w, b in self.layers)
+        loss.backward()
+        with torch.no_grad():
+            for w, b in self.layers:
+                w -= LR * w.grad
+                b -= LR * b.grad
+                w.grad = None
+                b.grad = None
+        return float(loss)
+
+
+def timed(f) -> float:
+    start = time.perf_counter()
+    f()
+    return time.perf_counter() - start
+
+
+def measure(c: dict, rounds: int) -> dict:
+    engines = {
+        "fast": Fast(c, "float64"),
+        "fast32": Fast(c, "float32"),
+    }
+    start = engines["fast"].params.copy()
+    engines["torch"] = Torch(c, torch.float64, start)
+    engines["torch32"] = Torch(c, torch.float32, start)
+    first = {k: e.step() for k, e in engines.items()}
+    for e in engines.values():
+        e.step()  # warm-up
+    times: dict[str, list[float]] = {k: [] for k in engines}
+    for _ in range(rounds):
+        for k, e in engines.items():
+            times[k].append(timed(e.step))
+    ratio = lambda a, b: [x / y for x, y in zip(times[a], times[b])]  # noqa: E731
+    r64, r32 = ratio("fast", "torch"), ratio("fast32", "torch32")
+    return {
+        "params": len(start),
+        "trace_s": engines["fast"].trace_s,
+        "us": {k: statistics.median(v) * 1e6 for k, v in times.items()},
+        "ratio64": (statistics.median(r64), min(r64), max(r64)),
+        "ratio32": (statistics.median(r32), min(r32), max(r32)),
+        "loss_err": abs(first["fast"] - first["torch"]) / abs(first["torch"]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--quick", action="store_true", help="the small cases only")
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args()
+    grid = [(16, 100), (16, 1000), (16, 10000), (64, 100), (64, 1000), (64, 10000)]
+    grid += [(256, 100), (256, 1000), (256, 10000)]
+    cases = [("moons", [h, h], b) for h, b in grid] + [("digits", [64], None)]
+    if args.quick:
+        cases = [cases[0], cases[3], cases[-1]]
+    header = f"{'case':>22} {'params':>7} {'trace s':>8} {'fast us':>9} {'torch64 us':>10} {'fast/t64 (range)':>22} {'fast32 us':>9} {'torch32 us':>10} {'f32/t32 (range)':>22} {'loss err':>8}"
+    print(header)
+    results = []
+    for name, hidden, batch in cases:
+        r = measure(case(name, hidden, batch), args.rounds if batch != 10000 else max(5, args.rounds // 3))
+        label = f"{name} H={hidden[0]} B={batch or 1797}"
+        r64, r32 = r["ratio64"], r["ratio32"]
+        print(
+            f"{label:>22} {r['params']:7d} {r['trace_s']:8.2f} {r['us']['fast']:9.0f} {r['us']['torch']:10.0f} "
+            f"{r64[0]:6.2f}x [{r64[1]:.2f}..{r64[2]:.2f}] {r['us']['fast32']:9.0f} {r['us']['torch32']:10.0f} "
+            f"{r32[0]:6.2f}x [{r32[1]:.2f}..{r32[2]:.2f}] {r['loss_err']:8.1e}",
+            flush=True,
+        )
+        results.append({"case": label, **r})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
