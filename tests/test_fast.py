@@ -208,3 +208,115 @@ def test_one_row_of_OPS_defines_the_op_on_the_fast_path(monkeypatch, name):
     values, _, input_grads = trace(f, [], 2).value_and_grad(np.array([xs]))
     assert values[0] == pytest.approx(out, rel=1e-12)
     assert input_grads[0].tolist() == pytest.approx(grads, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------- training on arrays
+def _classifier(classes=2, hidden=(8,), nin=2, seed=3):
+    from micrograd.train import Classifier
+
+    random.seed(seed)
+    return Classifier(MLP(nin, [*hidden, 1 if classes == 2 else classes]), classes)
+
+
+def _eager_loss_and_grads(clf, X, y):
+    rows = clf.rows(X, y)
+    params = clf.model.parameters()
+    losses = [clf.sample_loss(*map(Value, r)) for r in rows]
+    loss = sum(losses, Value(0.0)) * (1.0 / len(losses)) + clf.reg * l2(params)
+    clf.model.zero_grad()
+    loss.backward()
+    return loss.data, [p.grad for p in params]
+
+
+@pytest.mark.parametrize("classes", [2, 4])
+def test_the_array_trainer_gives_the_eager_numbers(classes):
+    from micrograd.train import FastTrainer
+
+    clf = _classifier(classes, hidden=(6, 5), nin=3)
+    rng = random.Random(0)
+    X = [[rng.uniform(-2, 2) for _ in range(3)] for _ in range(40)]
+    y = [rng.randrange(classes) for _ in X]
+    loss, grads = _eager_loss_and_grads(clf, X, y)
+    trainer = FastTrainer(clf)
+    got, garr = trainer.loss_and_grad(trainer.rows(X, y))
+    assert rel_err(got, loss) <= 1e-12 and rel_err(garr, grads) <= 1e-12
+    trainer32 = FastTrainer(clf, dtype="float32")
+    got32, g32 = trainer32.loss_and_grad(trainer32.rows(X, y))
+    assert g32.dtype == np.float32
+    assert rel_err(got32, loss) <= 1e-5 and rel_err(g32, grads) <= 1e-4
+    scores = trainer.scores(X)
+    assert rel_err(scores, clf.scores(X)) <= 1e-12
+
+
+def test_parameters_need_not_be_laid_out_as_an_mlp():
+    """A layer whose weights are not in the MLP's order is gathered, not viewed: same numbers."""
+    random.seed(5)
+    model = MLP(3, [4, 1])
+    params = model.parameters()
+    shuffled = params[::-1]
+    f = lambda a, b, c: model([a, b, c]).tanh()  # noqa: E731
+    batch = np.array([[0.1, -0.5, 2.0], [1.0, 0.3, -0.2]])
+    v1, g1, x1 = trace(f, params, 3).value_and_grad(batch)
+    v2, g2, x2 = trace(f, shuffled, 3).value_and_grad(batch)
+    assert rel_err(v1, v2) == 0 and rel_err(g1, g2[::-1]) <= 1e-15 and rel_err(x1, x2) <= 1e-15
+    _, g3, none = trace(f, params, 3).value_and_grad(batch, input_grads=False)
+    assert none is None and rel_err(g3, g1) == 0
+    theta = np.array([p.data for p in params]) * 2
+    v4 = trace(f, params, 3)(batch, theta)
+    for p, t in zip(params, theta):
+        p.data = t
+    assert rel_err(v4, [f(*map(Value, row)).data for row in batch.tolist()]) <= 1e-14
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("SGD", {"lr": 0.1}),
+        ("SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01, "nesterov": True}),
+        ("Adam", {"lr": 0.01, "weight_decay": 0.1}),
+        ("AdamW", {"lr": 0.01}),
+    ],
+)
+def test_step_arrays_is_step(name, options):
+    from micrograd import optim
+
+    rng = random.Random(1)
+    a = [Value(rng.uniform(-1, 1)) for _ in range(7)]
+    b = [Value(p.data) for p in a]
+    opt_a, opt_b = getattr(optim, name)(a, **options), getattr(optim, name)(b, **options)
+    theta = np.array([p.data for p in b])
+    for _ in range(4):
+        grads = [rng.uniform(-1, 1) for _ in a]
+        for p, g in zip(a, grads):
+            p.grad = g
+        opt_a.step()
+        opt_b.step_arrays(theta, np.array(grads))
+    assert rel_err(theta, [p.data for p in a]) <= 1e-15
+    opt_b.state_to_lists()
+    for state in opt_b.state:
+        mine, theirs = getattr(opt_b, state), getattr(opt_a, state)
+        assert mine == theirs if None in theirs else rel_err(mine, theirs) <= 1e-15
+
+
+def test_fit_on_the_fast_path_trains_like_the_eager_engine_and_fills_the_values():
+    from micrograd.data import moons
+    from micrograd.optim import Adam
+    from micrograd.train import fit
+
+    X, y = moons(n=60, seed=2)
+    runs = []
+    for fast in (True, False):
+        clf = _classifier(hidden=(6,))
+        clf.fast = fast
+        history = fit(clf, X, y, Adam(clf.model.parameters(), lr=0.05), 15, batch_size=16, seed=4)
+        runs.append(
+            (
+                history,
+                [p.data for p in clf.model.parameters()],
+                [p.grad for p in clf.model.parameters()],
+            )
+        )
+    (h1, d1, g1), (h2, d2, g2) = runs
+    assert rel_err([h[0] for h in h1], [h[0] for h in h2]) <= 1e-9
+    assert [h[1] for h in h1] == [h[1] for h in h2]
+    assert rel_err(d1, d2) <= 1e-9 and rel_err(g1, g2) <= 1e-9  # the Values hold the result

@@ -59,11 +59,11 @@ class NumpyMath:
 
     @staticmethod
     def relu(x: Any) -> Any:
-        return np.where(x < 0, 0.0, x)
+        return np.maximum(x, 0.0)  # NaN stays NaN, as FloatMath.relu
 
     @staticmethod
     def step(x: Any) -> Any:
-        return np.where(x > 0, 1.0, 0.0)
+        return (x > 0).astype(x.dtype)
 
     @staticmethod
     def pow(a: Any, b: Any) -> Any:
@@ -79,21 +79,32 @@ class NumpyMath:
         return np.where(a > 0, out * np.log(np.where(a > 0, a, 1.0)), edge)
 
 
+Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
+
+
+def _rows(rows: Sequence[int]) -> Index:
+    """`rows` as a slice when they are consecutive and ascending (reads and writes are then views,
+    not copies), else as an index array."""
+    a = np.asarray(rows, dtype=np.intp)
+    if len(a) and a[-1] - a[0] == len(a) - 1 and (len(a) == 1 or (np.diff(a) == 1).all()):
+        return slice(int(a[0]), int(a[-1]) + 1)
+    return a
+
+
 @dataclass
 class _Scatter:
-    """How to add a (k, B) block of contributions into the rows `rows` of the grad array.
+    """How to add a (k, B) block of contributions into the rows `rows` of the grad array: in place
+    for a range, by fancy index for distinct rows, summed first (sorted + reduceat) for repeated
+    rows, which fancy-index `+=` would drop."""
 
-    Fancy-index `+=` drops repeated rows, so repeated rows are summed first (sorted + reduceat).
-    """
-
-    rows: Any
+    rows: Index
     order: Any = None
     unique_rows: Any = None
     starts: Any = None
 
     @classmethod
-    def plan(cls, rows: Any) -> _Scatter:
-        if len(np.unique(rows)) == len(rows):
+    def plan(cls, rows: Index) -> _Scatter:
+        if isinstance(rows, slice) or len(np.unique(rows)) == len(rows):
             return cls(rows)
         order = np.argsort(rows, kind="stable")
         sorted_rows = rows[order]
@@ -108,23 +119,67 @@ class _Scatter:
 
 
 @dataclass
+class _Block:
+    """Where a layer's weights (or biases) sit in the parameter vector: W[j, i] is parameter
+    `base + j * stride + i` (a strided view, no copy) when they are laid out that regularly, as an
+    MLP's are (each neuron's weights, then its bias); else `index` says for each one."""
+
+    index: Any  # parameter index of each entry, shape (nodes, inputs) or (nodes,)
+    base: int = -1  # -1: not regular, gather with `index`
+    stride: int = 0
+
+    @classmethod
+    def plan(cls, index: Any, n_params: int) -> _Block:
+        index = np.asarray(index, dtype=np.intp)
+        rows = index.reshape(len(index), -1)
+        n, k = rows.shape
+        base = int(rows[0, 0])
+        stride = int(rows[1, 0] - base) if n > 1 else k
+        regular = base + stride * np.arange(n)[:, None] + np.arange(k)
+        if stride >= k and base + n * stride <= n_params and np.array_equal(rows, regular):
+            return cls(index, base, stride)
+        return cls(index)
+
+    def view(self, vector: Any) -> Any:
+        """The block of `vector` (the parameters or their grads): a view where regular."""
+        if self.base < 0:
+            return vector[self.index]
+        n, stop = len(self.index), self.base + len(self.index) * self.stride
+        if self.index.ndim == 1:
+            return vector[self.base : stop : self.stride]
+        return vector[self.base : stop].reshape(n, self.stride)[:, : self.index.shape[1]]
+
+    def add(self, vector: Any, x: Any) -> None:
+        """vector[block] += x."""
+        if self.base < 0:
+            vector += np.bincount(self.index.ravel(), x.ravel(), len(vector)).astype(vector.dtype)
+        else:
+            view = self.view(vector)
+            view += x
+
+
+@dataclass
 class _Group:
     """Nodes at the same depth with the same op: one numpy operation computes all of them."""
 
     op: str  # the nodes' _op, "sum" for a folded chain of additions, or "linear" for a layer
     rep: Value | None  # one of the nodes: its rule (and exponent, for x**k) is the group's
-    out: Any  # row of each node
-    args: list[Any]  # for each operand position, the row of that operand of each node
+    out: slice  # the nodes' rows: consecutive, as rows are numbered group by group
+    args: list[Index]  # for each operand position, the row of that operand of each node
     scatters: list[_Scatter]
-    starts: Any = None  # "sum": where each node's terms start in args[0]
-    sizes: Any = None  # "sum": how many terms each node has
-    weights: Any = None  # "linear": the parameter index of W[j, i], shape (nodes, inputs)
+    starts: Any = None  # "sum" by reduceat: where each node's terms start in args[0] (else: the
+    sizes: Any = None  # same few terms per node, args[j] the j-th term); how many terms each has
+    weights: _Block | None = None  # "linear": W, the parameters the layer multiplies by
+    bias: _Block | None = None  # "linear": the bias, when every one is a parameter (else args[0])
+    reads_inputs: bool = False  # "linear": x is the function's inputs (their grads: on request)
 
 
 class Compiled:
     """A traced scalar function of (parameters, per-sample inputs), replayed on batches."""
 
-    def __init__(self, root: Value, params: Sequence[Value], inputs: Sequence[Value]) -> None:
+    def __init__(
+        self, root: Value, params: Sequence[Value], inputs: Sequence[Value], dtype: Any = None
+    ) -> None:
         order = topo_order(root)
         for v in order:
             if v._user_backward is not None:
@@ -132,31 +187,39 @@ class Compiled:
                     f"op {v._op!r} has a hand-written _backward closure, which cannot run on "
                     "arrays; add its rule to micrograd.engine.OPS to compile it"
                 )
+        self.dtype = np.dtype(dtype or np.float64)
+        if self.dtype not in (np.float64, np.float32):
+            raise ValueError(f"dtype must be float64 or float32, got {self.dtype}")
         self.params = list(params)
         self.n_inputs = len(inputs)
         param_ids = {id(p): i for i, p in enumerate(self.params)}
+        input_ids = {id(x): i for i, x in enumerate(inputs)}
         nodes, terms = _fold_sums(order, root)
         linear = _find_linear(nodes, terms, param_ids, root)
         nodes = _still_used(nodes, terms, linear, root)
-        row = {id(v): i for i, v in enumerate(nodes)}
-        self.n_rows = len(nodes)
+        # Rows are numbered so that reads and writes are ranges: the inputs first, in order (the
+        # first layer reads them as one block), then the other leaves, then group by group.
+        leaves = [v for v in nodes if not _inputs(v, terms, linear)]
+        leaves.sort(key=lambda v: (id(v) not in input_ids, input_ids.get(id(v), 0)))
+        buckets = _buckets(nodes, terms, linear)
+        ordered = leaves + [v for _, _, members in buckets for v in members]
+        row = {id(v): i for i, v in enumerate(ordered)}
+        self.n_rows = len(ordered)
         self.root = row[id(root)]
-        input_ids = {id(x): i for i, x in enumerate(inputs)}
-        leaf_rows = [(row[id(v)], v) for v in nodes if id(v) not in terms and not v._prev]
-        self.param_rows = np.array([r for r, v in leaf_rows if id(v) in param_ids], dtype=np.intp)
-        self.param_index = np.array(
-            [param_ids[id(v)] for r, v in leaf_rows if id(v) in param_ids], dtype=np.intp
-        )
-        self.input_rows = np.array([r for r, v in leaf_rows if id(v) in input_ids], dtype=np.intp)
-        self.input_index = np.array(
-            [input_ids[id(v)] for r, v in leaf_rows if id(v) in input_ids], dtype=np.intp
-        )
-        consts = [
-            (r, v.data) for r, v in leaf_rows if id(v) not in param_ids and id(v) not in input_ids
+        params_read = [(row[id(v)], param_ids[id(v)]) for v in leaves if id(v) in param_ids]
+        self.param_rows = _rows([r for r, _ in params_read])
+        self.param_index = _rows([i for _, i in params_read])
+        read = [(row[id(v)], input_ids[id(v)]) for v in leaves if id(v) in input_ids]
+        self.input_rows = _rows([r for r, _ in read])
+        self.input_index = np.array([i for _, i in read], dtype=np.intp)
+        consts = [(row[id(v)], v.data) for v in leaves if id(v) not in param_ids | input_ids]
+        self.const_rows = _rows([r for r, _ in consts])
+        self.const_values = np.array([c for _, c in consts], dtype=self.dtype)[:, None]
+        n_input_rows = len(read)
+        self.groups = [
+            _group(op, members, terms, linear, row, param_ids, n_input_rows)
+            for op, _, members in buckets
         ]
-        self.const_rows = np.array([r for r, _ in consts], dtype=np.intp)
-        self.const_values = np.array([c for _, c in consts], dtype=float)[:, None]
-        self.groups = _schedule(nodes, terms, linear, row, param_ids)
         self._local = threading.local()
 
     # ---- replay
@@ -166,17 +229,30 @@ class Compiled:
         Per thread, so that threads can replay the same Compiled at once."""
         cache = self._local.__dict__
         if cache.get("n") != n:
-            cache.update(n=n, values=np.empty((self.n_rows, n)), grads=np.empty((self.n_rows, n)))
+            shape = (self.n_rows, n)
+            cache.update(n=n, values=np.empty(shape, self.dtype), grads=np.empty(shape, self.dtype))
         return cache["values"], cache["grads"]
 
-    def _forward(self, batch: Any) -> tuple[Any, list[Any]]:
-        batch = np.asarray(batch, dtype=float)
+    def parameters(self) -> Any:
+        """The parameters' current numbers, read from their Values, as an array."""
+        return np.fromiter((p.data for p in self.params), self.dtype, len(self.params))
+
+    def _forward(self, batch: Any, params: Any) -> tuple[Any, list[Any]]:
+        batch = np.asarray(batch, dtype=self.dtype)
         if batch.ndim != 2 or batch.shape[1] != self.n_inputs:
             raise ValueError(
                 f"expected a batch of shape (B, {self.n_inputs}), got shape {batch.shape}"
             )
+        if params is None:
+            params = self.parameters()
+        else:
+            params = np.asarray(params, dtype=self.dtype)
+            if params.shape != (len(self.params),):
+                raise ValueError(
+                    f"params must have shape ({len(self.params)},), got {params.shape}"
+                )
+        self._local.params = params
         values, _ = self._buffers(batch.shape[0])
-        params = self._local.params = np.array([p.data for p in self.params])
         values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T[self.input_index]
         values[self.const_rows] = self.const_values
@@ -184,13 +260,20 @@ class Compiled:
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
             for g in self.groups:
                 local = None
-                if g.op == "sum":
-                    values[g.out] = np.add.reduceat(values[g.args[0]], g.starts, axis=0)
+                out = values[g.out]
+                if g.op == "sum" and g.starts is None:  # terms in the order they were added
+                    np.copyto(out, values[g.args[0]])
+                    for a in g.args[1:]:
+                        out += values[a]
+                elif g.op == "sum":  # many terms, or a different number per node
+                    np.add.reduceat(values[g.args[0]], g.starts, axis=0, out=out)
                 elif g.op == "linear":  # bias + W @ x: a layer's sums of products at once
-                    values[g.out] = values[g.args[0]] + params[g.weights] @ values[g.args[1]]
+                    assert g.weights is not None
+                    np.matmul(g.weights.view(params), values[g.args[1]], out=out)
+                    out += values[g.args[0]] if g.bias is None else g.bias.view(params)[:, None]
                 else:
                     assert g.rep is not None
-                    values[g.out], local = apply_rule(g.rep, NumpyMath, [values[a] for a in g.args])
+                    out[...], local = apply_rule(g.rep, NumpyMath, [values[a] for a in g.args])
                 locals_.append(local)
         out = values[self.root]
         if not np.isfinite(out).all():
@@ -201,14 +284,19 @@ class Compiled:
             )
         return values, locals_
 
-    def __call__(self, batch: Any) -> Any:
-        """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,)."""
-        return self._forward(batch)[0][self.root].copy()
+    def __call__(self, batch: Any, params: Any = None) -> Any:
+        """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,).
+        `params` (an array) replaces the parameters' numbers, read from their Values otherwise."""
+        return self._forward(batch, params)[0][self.root].copy()
 
-    def value_and_grad(self, batch: Any, weights: Any = None) -> tuple[Any, Any, Any]:
+    def value_and_grad(
+        self, batch: Any, weights: Any = None, params: Any = None, input_grads: bool = True
+    ) -> tuple[Any, Any, Any]:
         """Values (B,), gradient of sum_b weights[b] * f(row b) w.r.t. the parameters (P,) and
-        w.r.t. each input (B, n_inputs). Weights default to 1 (use 1/B for a mean)."""
-        values, locals_ = self._forward(batch)
+        w.r.t. each input (B, n_inputs), or None unless `input_grads`. Weights default to 1 (use
+        1/B for a mean); `params` (an array) replaces the numbers of the parameters' Values."""
+        values, locals_ = self._forward(batch, params)
+        params = self._local.params
         n = values.shape[1]
         _, grads = self._buffers(n)
         grads.fill(0.0)
@@ -217,26 +305,35 @@ class Compiled:
                 f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
             )
         grads[self.root] = 1.0 if weights is None else weights
-        params = self._local.params
-        param_grads = np.zeros(len(self.params))
+        param_grads = np.zeros(len(self.params), self.dtype)
         with np.errstate(all="ignore"):
             for g, local in zip(reversed(self.groups), reversed(locals_)):
                 upstream = grads[g.out]
                 if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
-                    g.scatters[0].add(grads, np.repeat(upstream, g.sizes, axis=0))
+                    if g.starts is None:
+                        for scatter in g.scatters:
+                            scatter.add(grads, upstream)
+                    else:
+                        g.scatters[0].add(grads, np.repeat(upstream, g.sizes, axis=0))
                     continue
                 if g.op == "linear":  # out = bias + W @ x: d/dbias = 1, d/dx = W^T, d/dW = x^T
-                    g.scatters[0].add(grads, upstream)
-                    g.scatters[1].add(grads, params[g.weights].T @ upstream)
-                    dW = upstream @ values[g.args[1]].T
-                    param_grads += np.bincount(g.weights.ravel(), dW.ravel(), len(self.params))
+                    assert g.weights is not None
+                    if g.bias is None:
+                        g.scatters[0].add(grads, upstream)
+                    else:
+                        g.bias.add(param_grads, upstream.sum(axis=1))
+                    if input_grads or not g.reads_inputs:
+                        g.scatters[1].add(grads, g.weights.view(params).T @ upstream)
+                    g.weights.add(param_grads, upstream @ values[g.args[1]].T)
                     continue
                 for scatter, d in zip(g.scatters, local):
                     scatter.add(grads, upstream * d)
         param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
-        input_grads = np.zeros((n, self.n_inputs))
-        input_grads[:, self.input_index] = grads[self.input_rows].T
-        return values[self.root].copy(), param_grads, input_grads
+        if not input_grads:
+            return values[self.root].copy(), param_grads, None
+        dx = np.zeros((n, self.n_inputs), self.dtype)
+        dx[:, self.input_index] = grads[self.input_rows].T
+        return values[self.root].copy(), param_grads, dx
 
     def check(
         self, batch: Any, fn: Callable[..., Value], rows: int = 3, rtol: float = 1e-9
@@ -259,12 +356,15 @@ def trace(
     params: Sequence[Value],
     n_inputs: int,
     example: Sequence[float] | None = None,
+    dtype: Any = None,
 ) -> Compiled:
     """Trace `fn(*inputs) -> Value` once and return it compiled for batches.
 
     `inputs` are n_inputs scalars (the sample), `params` the Values that fn reads and that
     value_and_grad differentiates (such as model.parameters()); any other Value it reads is frozen
     as a constant. `example` gives the inputs' numbers for the trace (any will do without branches).
+    `dtype` is float64 (the default: the eager engine's numbers to ~1e-16) or float32 (about twice
+    as fast at large sizes; results then agree with float64 to ~1e-6 relative).
     """
     if np is None:
         raise ImportError("micrograd.fast needs numpy: pip install 'micrograd-plus[fast]'")
@@ -275,7 +375,7 @@ def trace(
         out = fn(*inputs)
     if not isinstance(out, Value):
         raise TraceError(f"the traced function must return a Value, got {out!r}")
-    return Compiled(out, params, inputs)
+    return Compiled(out, params, inputs, dtype)
 
 
 # ---------------------------------------------------------------------------- compilation passes
@@ -327,6 +427,7 @@ class _Linear:
 
     parts: dict[int, tuple[Value, list[Value], list[Value]]]  # sum -> (bias, ws, xs)
     absorbed: set[int]  # the "*" nodes that the matrix product computes
+    param_biases: set[int]  # biases that are parameters: read from the parameter vector
 
 
 def _find_linear(
@@ -335,7 +436,7 @@ def _find_linear(
     """Find the sums of the shape a neuron makes, so that a layer of them runs as one matrix
     product (out = bias + W @ x) instead of a gather, a multiply and a sum per product."""
     uses = _count_uses(nodes, lambda v: terms.get(id(v), v._prev))
-    found = _Linear({}, set())
+    found = _Linear({}, set(), set())
     for v in nodes:
         if id(v) not in terms:
             continue
@@ -350,6 +451,8 @@ def _find_linear(
                 [m._prev[1] for m in products],
             )
             found.absorbed.update(id(m) for m in products)
+            if id(bias) in param_ids:
+                found.param_biases.add(id(bias))
     return found
 
 
@@ -358,7 +461,7 @@ def _inputs(v: Value, terms: dict[int, list[Value]], linear: _Linear) -> Sequenc
     the parameters, not from rows)."""
     if id(v) in linear.parts:
         bias, _, xs = linear.parts[id(v)]
-        return [bias, *xs]
+        return xs if id(bias) in linear.param_biases else [bias, *xs]
     return terms.get(id(v), v._prev)
 
 
@@ -371,21 +474,19 @@ def _still_used(
     return [v for v in kept if id(v) in read]
 
 
-def _schedule(
-    nodes: list[Value],
-    terms: dict[int, list[Value]],
-    linear: _Linear,
-    row: dict[int, int],
-    param_ids: dict[int, int],
-) -> list[_Group]:
-    """Group nodes by depth and op: every group's inputs are computed by earlier groups."""
+def _buckets(
+    nodes: list[Value], terms: dict[int, list[Value]], linear: _Linear
+) -> list[tuple[str, Any, list[Value]]]:
+    """The nodes that compute, grouped by depth and op, in depth order: every group's inputs are
+    computed by earlier groups. Neurons of one layer (the same inputs) form one "linear" group."""
     depth: dict[int, int] = {}
-    buckets: dict[tuple[int, str, tuple[int, ...]], list[Value]] = {}
+    buckets: dict[tuple[int, str, Any], list[Value]] = {}
     for v in nodes:
         inputs = _inputs(v, terms, linear)
-        key: tuple[int, ...] = ()
+        key: Any = ()
         if id(v) in linear.parts:
-            op, key = "linear", tuple(row[id(x)] for x in linear.parts[id(v)][2])  # same inputs
+            bias, _, xs = linear.parts[id(v)]  # the same inputs, and biases of the same kind
+            op, key = "linear", (id(bias) in linear.param_biases, *(id(x) for x in xs))
         else:
             op = "sum" if id(v) in terms else v._op
         if not inputs:
@@ -393,27 +494,57 @@ def _schedule(
             continue
         depth[id(v)] = d = 1 + max(depth[id(i)] for i in inputs)
         buckets.setdefault((d, op, key), []).append(v)
-    groups = []
-    for (_, op, key), members in sorted(buckets.items(), key=lambda kv: kv[0][0]):
-        out = np.array([row[id(v)] for v in members], dtype=np.intp)
-        if op == "sum":
-            flat = [row[id(t)] for v in members for t in terms[id(v)]]
-            sizes = np.array([len(terms[id(v)]) for v in members], dtype=np.intp)
-            rows = np.array(flat, dtype=np.intp)
-            starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
-            groups.append(_Group(op, None, out, [rows], [_Scatter.plan(rows)], starts, sizes))
-        elif op == "linear":
-            bias = np.array([row[id(linear.parts[id(v)][0])] for v in members], dtype=np.intp)
-            xs = np.array(key, dtype=np.intp)
-            weights = np.array(
-                [[param_ids[id(w)] for w in linear.parts[id(v)][1]] for v in members], dtype=np.intp
-            )
-            scatters = [_Scatter.plan(bias), _Scatter.plan(xs)]
-            groups.append(_Group(op, None, out, [bias, xs], scatters, weights=weights))
+    return [
+        (op, key, members)
+        for (_, op, key), members in sorted(buckets.items(), key=lambda kv: kv[0][0])
+    ]
+
+
+def _group(
+    op: str,
+    members: list[Value],
+    terms: dict[int, list[Value]],
+    linear: _Linear,
+    row: dict[int, int],
+    param_ids: dict[int, int],
+    n_input_rows: int,
+) -> _Group:
+    """The replay plan of one bucket: its rows, its operands' rows, and how to scatter grads."""
+    out = _rows([row[id(v)] for v in members])
+    assert isinstance(out, slice)  # rows are numbered bucket by bucket
+    if op == "sum":
+        k = len(terms[id(members[0])])
+        if k <= 8 and all(len(terms[id(v)]) == k for v in members):  # add term by term, in place
+            args = [_rows([row[id(terms[id(v)][j])] for v in members]) for j in range(k)]
+            return _Group(op, None, out, args, [_Scatter.plan(a) for a in args])
+        rows = np.array([row[id(t)] for v in members for t in terms[id(v)]], dtype=np.intp)
+        sizes = np.array([len(terms[id(v)]) for v in members], dtype=np.intp)
+        starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
+        return _Group(op, None, out, [rows], [_Scatter.plan(rows)], starts, sizes)
+    if op == "linear":
+        biases = [linear.parts[id(v)][0] for v in members]
+        xs = _rows([row[id(x)] for x in linear.parts[id(members[0])][2]])
+        n = len(param_ids)
+        weights = _Block.plan(
+            [[param_ids[id(w)] for w in linear.parts[id(v)][1]] for v in members], n
+        )
+        bias = None
+        if all(id(b) in param_ids for b in biases):  # read from the parameters, not from rows
+            bias = _Block.plan([param_ids[id(b)] for b in biases], n)
+            bias_rows: Index = np.zeros(0, dtype=np.intp)
         else:
-            args = [
-                np.array([row[id(v._prev[k])] for v in members], dtype=np.intp)
-                for k in range(len(members[0]._prev))
-            ]
-            groups.append(_Group(op, members[0], out, args, [_Scatter.plan(a) for a in args]))
-    return groups
+            bias_rows = _rows([row[id(b)] for b in biases])
+        reads_inputs = isinstance(xs, slice) and xs.stop <= n_input_rows
+        scatters = [_Scatter.plan(bias_rows), _Scatter.plan(xs)]
+        return _Group(
+            op,
+            None,
+            out,
+            [bias_rows, xs],
+            scatters,
+            weights=weights,
+            bias=bias,
+            reads_inputs=reads_inputs,
+        )
+    args = [_rows([row[id(v._prev[k])] for v in members]) for k in range(len(members[0]._prev))]
+    return _Group(op, members[0], out, args, [_Scatter.plan(a) for a in args])

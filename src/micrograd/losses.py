@@ -60,13 +60,16 @@ def bce_with_logits(logits: Sequence[Value], targets: Sequence[float]) -> Value:
 def logsumexp(logits: Sequence[Value]) -> Value:
     """log(sum(exp(z_i))), stable: the max m is subtracted first, log-sum-exp = m + log sum exp(z - m).
 
-    The max is built from ops (max(a, b) = b + relu(a - b)) so it traces; its gradient cancels.
+    The max is built from ops (max(a, b) = a + relu(b - a)) so it traces, pairwise as a tree (the
+    fast path runs each level as one group); its gradient cancels.
     """
     if not logits:
         raise ValueError("logsumexp: got no logits")
-    m = logits[0]
-    for z in logits[1:]:
-        m = m + (z - m).relu()
+    level = list(logits)
+    while len(level) > 1:
+        pairs = [a + (b - a).relu() for a, b in zip(level[::2], level[1::2])]
+        level = pairs + level[len(pairs) * 2 :]
+    m = level[0]
     return m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
 
 

@@ -1,16 +1,52 @@
 """Optimizers with PyTorch's update rules and defaults: SGD (momentum, weight decay), Adam, AdamW,
-and a linear learning-rate schedule (the original demo decays lr from 1.0 to 0.1)."""
+and a linear learning-rate schedule (the original demo decays lr from 1.0 to 0.1).
+
+Each optimizer writes its update once, as `rule(xp, data, grad, *state)`: `step()` applies it to each
+parameter's floats, and `step_arrays()` to all of them at once as numpy arrays (the fast path's
+training loop keeps the parameters in one array: micrograd.train.FastTrainer).
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 from micrograd.engine import Value
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - step_arrays needs numpy, step() does not
+    np = None  # type: ignore[assignment]
+
+
+class _Floats:
+    """The math of a rule on one parameter's floats."""
+
+    sqrt = staticmethod(math.sqrt)
+
+    @staticmethod
+    def div(a: float, b: float) -> float:
+        return a / b if b else math.nan  # 0/0: nan, as in PyTorch, not ZeroDivisionError
+
+
+class _Arrays:
+    """The math of a rule on arrays of all the parameters."""
+
+    @staticmethod
+    def sqrt(x: Any) -> Any:
+        return np.sqrt(x)
+
+    @staticmethod
+    def div(a: Any, b: Any) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(b != 0, a / np.where(b != 0, b, 1.0), np.nan)
 
 
 class Optimizer:
     """Holds the parameters; `step()` updates their .data from their .grad."""
+
+    state: tuple[str, ...] = ()  # names of the per-parameter state lists (Adam: "m", "v")
 
     def __init__(self, params: Iterable[Value], lr: float) -> None:
         self.params = list(params)
@@ -28,9 +64,47 @@ class Optimizer:
         for p in self.params:
             p.grad = 0  # as Module.zero_grad() and the original
 
-    def step(self) -> None:
-        """Update every parameter once."""
+    def rule(self, xp: Any, data: Any, grad: Any, *state: Any) -> tuple[Any, ...]:
+        """The update of parameters (floats or arrays): (new data, *new state)."""
         raise NotImplementedError
+
+    def begin_step(self) -> None:
+        """What changes once per step, before the parameters are updated (Adam's step count)."""
+
+    def step(self) -> None:
+        """Update every parameter once, from its .grad."""
+        self.begin_step()
+        lists = [getattr(self, name) for name in self.state]
+        for i, p in enumerate(self.params):
+            p.data, *new = self.rule(_Floats, p.data, p.grad, *(s[i] for s in lists))
+            for s, x in zip(lists, new):
+                s[i] = x
+
+    def step_arrays(self, data: Any, grad: Any) -> None:
+        """The same update on all parameters at once: `data` and `grad` are arrays in the order of
+        the parameters; `data` is updated in place. The state is kept as arrays from then on."""
+        self.begin_step()
+        state = [self._as_array(name, data.dtype) for name in self.state]
+        data[...], *new = self.rule(_Arrays, data, grad, *state)
+        for name, x in zip(self.state, new):
+            setattr(self, name, x)
+
+    def _as_array(self, name: str, dtype: Any) -> Any:
+        value = getattr(self, name)
+        if value is None or isinstance(value, np.ndarray):
+            return value
+        if all(x is None for x in value):  # SGD's momentum buffers before the first step
+            return None
+        return np.array(value, dtype=dtype)
+
+    def state_to_lists(self) -> None:
+        """Per-parameter state as lists of floats again (after step_arrays), as step() keeps it."""
+        for name in self.state:
+            value = getattr(self, name)
+            if value is None:
+                setattr(self, name, [None] * len(self.params))
+            elif isinstance(value, np.ndarray):
+                setattr(self, name, value.tolist())
 
 
 class SGD(Optimizer):
@@ -58,17 +132,17 @@ class SGD(Optimizer):
             raise ValueError("SGD: nesterov needs momentum > 0 and dampening == 0")
         self.momentum, self.dampening = momentum, dampening
         self.weight_decay, self.nesterov = weight_decay, nesterov
-        self.buffers: list[float | None] = [None] * len(self.params)
+        self.buffers: Any = [None] * len(self.params)
 
-    def step(self) -> None:
-        for i, p in enumerate(self.params):
-            g = p.grad + self.weight_decay * p.data if self.weight_decay else p.grad
-            if self.momentum:
-                buf = self.buffers[i]
-                buf = g if buf is None else self.momentum * buf + (1 - self.dampening) * g
-                self.buffers[i] = buf
-                g = g + self.momentum * buf if self.nesterov else buf
-            p.data -= self.lr * g
+    state = ("buffers",)
+
+    def rule(self, xp: Any, data: Any, g: Any, buf: Any) -> tuple[Any, ...]:
+        if self.weight_decay:
+            g = g + self.weight_decay * data
+        if self.momentum:
+            buf = g if buf is None else self.momentum * buf + (1 - self.dampening) * g
+            g = g + self.momentum * buf if self.nesterov else buf
+        return data - self.lr * g, buf
 
 
 class Adam(Optimizer):
@@ -95,27 +169,30 @@ class Adam(Optimizer):
             )
         self.betas, self.eps, self.weight_decay = betas, eps, weight_decay
         self.t = 0
-        self.m = [0.0] * len(self.params)  # running mean of the gradient
-        self.v = [0.0] * len(self.params)  # running mean of its square
+        self.m: Any = [0.0] * len(self.params)  # running mean of the gradient
+        self.v: Any = [0.0] * len(self.params)  # running mean of its square
 
-    def step(self) -> None:
+    state = ("m", "v")
+
+    def begin_step(self) -> None:
         b1, b2 = self.betas
         self.t += 1
         # Bias correction: m and v start at 0, so early averages are scaled up by 1/(1 - beta^t).
-        step_size = self.lr / (1 - b1**self.t)
-        bias2_sqrt = math.sqrt(1 - b2**self.t)
-        for i, p in enumerate(self.params):
-            g = p.grad
-            if self.weight_decay:
-                if self.decoupled:  # AdamW: shrink the weight itself, apart from the gradient
-                    p.data *= 1 - self.lr * self.weight_decay
-                else:
-                    g = g + self.weight_decay * p.data
-            self.m[i] += (1 - b1) * (g - self.m[i])
-            self.v[i] = b2 * self.v[i] + (1 - b2) * g * g
-            denom = math.sqrt(self.v[i]) / bias2_sqrt + self.eps
-            # with eps = 0 and a zero grad this is 0/0: nan, as in PyTorch, not ZeroDivisionError
-            p.data -= step_size * self.m[i] / denom if denom else math.nan
+        self._step_size = self.lr / (1 - b1**self.t)
+        self._bias2_sqrt = math.sqrt(1 - b2**self.t)
+
+    def rule(self, xp: Any, data: Any, g: Any, m: Any, v: Any) -> tuple[Any, ...]:
+        b1, b2 = self.betas
+        if self.weight_decay:
+            if self.decoupled:  # AdamW: shrink the weight itself, apart from the gradient
+                data = data * (1 - self.lr * self.weight_decay)
+            else:
+                g = g + self.weight_decay * data
+        m = m + (1 - b1) * (g - m)
+        v = b2 * v + (1 - b2) * g * g
+        denom = xp.sqrt(v) / self._bias2_sqrt + self.eps
+        # with eps = 0 and a zero grad this is 0/0: nan, as in PyTorch, not ZeroDivisionError
+        return data - xp.div(self._step_size * m, denom), m, v
 
 
 class AdamW(Adam):

@@ -398,10 +398,10 @@ def serve(port: int = 8000, open_browser: bool = True, lang: str | None = None) 
     """Serve the playground on 127.0.0.1:port until Ctrl-C; returns the exit status."""
     with Server(port, lang) as server:
         url = f"http://127.0.0.1:{server.server_address[1]}/"
-        print(f"micrograd playground: {url} (Ctrl-C stops it)", flush=True)
-        if open_browser:
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        try:
+        try:  # from before the address is printed: a Ctrl-C right after it still stops cleanly
+            print(f"micrograd playground: {url} (Ctrl-C stops it)", flush=True)
+            if open_browser:
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
             server.serve_forever()
         except KeyboardInterrupt:
             print("micrograd playground: stopped", flush=True)
