@@ -29,6 +29,7 @@ import torch  # noqa: E402
 
 from micrograd.data import digits, moons  # noqa: E402
 from micrograd.nn import MLP  # noqa: E402
+from micrograd.optim import SGD  # noqa: E402
 from micrograd.train import Classifier, FastTrainer  # noqa: E402
 
 torch.set_num_threads(1)
@@ -57,11 +58,12 @@ class Fast:
         self.rows = self.trainer.rows(c["X"], c["y"])
         self.trainer.loss_and_grad(self.rows)  # traces
         self.trace_s = time.perf_counter() - start
-        self.params = self.trainer.theta
+        self.params = self.trainer.theta.copy()  # the starting point, for PyTorch
+        self.optimizer = SGD(model.parameters(), lr=LR)
 
     def step(self) -> float:
         loss, grad = self.trainer.loss_and_grad(self.rows)
-        self.params -= LR * grad
+        self.optimizer.step_arrays(self.trainer.theta, grad)
         return loss
 
 
@@ -74,7 +76,9 @@ class Torch:
         flat = torch.tensor(start, dtype=dtype)
         for nin, nout in zip(sizes, sizes[1:]):  # micrograd's order: per neuron, w then b
             block = flat[k : k + nout * (nin + 1)].reshape(nout, nin + 1)
-            layers.append((block[:, :nin].clone().requires_grad_(), block[:, nin].clone().requires_grad_()))
+            layers.append(
+                (block[:, :nin].clone().requires_grad_(), block[:, nin].clone().requires_grad_())
+            )
             k += nout * (nin + 1)
         self.layers = layers
         self.x = torch.tensor(c["X"], dtype=dtype)
@@ -100,7 +104,7 @@ class Torch:
                 b -= LR * b.grad
                 w.grad = None
                 b.grad = None
-        return float(loss)
+        return float(loss.detach())
 
 
 def timed(f) -> float:
@@ -114,7 +118,7 @@ def measure(c: dict, rounds: int) -> dict:
         "fast": Fast(c, "float64"),
         "fast32": Fast(c, "float32"),
     }
-    start = engines["fast"].params.copy()
+    start = engines["fast"].params
     engines["torch"] = Torch(c, torch.float64, start)
     engines["torch32"] = Torch(c, torch.float32, start)
     first = {k: e.step() for k, e in engines.items()}
@@ -151,7 +155,9 @@ def main() -> None:
     print(header)
     results = []
     for name, hidden, batch in cases:
-        r = measure(case(name, hidden, batch), args.rounds if batch != 10000 else max(5, args.rounds // 3))
+        r = measure(
+            case(name, hidden, batch), args.rounds if batch != 10000 else max(5, args.rounds // 3)
+        )
         label = f"{name} H={hidden[0]} B={batch or 1797}"
         r64, r32 = r["ratio64"], r["ratio32"]
         print(

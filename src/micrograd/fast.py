@@ -111,11 +111,16 @@ class _Scatter:
         starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
         return cls(rows, order, sorted_rows[starts], starts)
 
-    def add(self, grads: Any, contrib: Any) -> None:
-        if self.order is None:
-            grads[self.rows] += contrib
+    def add(self, grads: Any, contrib: Any, first: bool) -> None:
+        """grads[rows] += contrib, or = where backward writes these rows `first` (the plan of
+        Compiled._first_writes: the grads array is not zeroed beforehand)."""
+        rows = self.rows if self.order is None else self.unique_rows
+        if self.order is not None:
+            contrib = np.add.reduceat(contrib[self.order], self.starts, axis=0)
+        if first:
+            grads[rows] = contrib
         else:
-            grads[self.unique_rows] += np.add.reduceat(contrib[self.order], self.starts, axis=0)
+            grads[rows] += contrib
 
 
 @dataclass
@@ -299,7 +304,8 @@ class Compiled:
         params = self._local.params
         n = values.shape[1]
         _, grads = self._buffers(n)
-        grads.fill(0.0)
+        first, zero = self._first_writes(input_grads)
+        grads[zero] = 0.0  # only rows that are added to before being written, or read unwritten
         if weights is not None and np.shape(weights) not in ((), (n,)):
             raise ValueError(
                 f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
@@ -312,28 +318,64 @@ class Compiled:
                 if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
                     if g.starts is None:
                         for scatter in g.scatters:
-                            scatter.add(grads, upstream)
+                            scatter.add(grads, upstream, first[id(scatter)])
                     else:
-                        g.scatters[0].add(grads, np.repeat(upstream, g.sizes, axis=0))
+                        sc = g.scatters[0]
+                        sc.add(grads, np.repeat(upstream, g.sizes, axis=0), first[id(sc)])
                     continue
                 if g.op == "linear":  # out = bias + W @ x: d/dbias = 1, d/dx = W^T, d/dW = x^T
                     assert g.weights is not None
                     if g.bias is None:
-                        g.scatters[0].add(grads, upstream)
+                        g.scatters[0].add(grads, upstream, first[id(g.scatters[0])])
                     else:
                         g.bias.add(param_grads, upstream.sum(axis=1))
                     if input_grads or not g.reads_inputs:
-                        g.scatters[1].add(grads, g.weights.view(params).T @ upstream)
+                        sc = g.scatters[1]
+                        sc.add(grads, g.weights.view(params).T @ upstream, first[id(sc)])
                     g.weights.add(param_grads, upstream @ values[g.args[1]].T)
                     continue
                 for scatter, d in zip(g.scatters, local):
-                    scatter.add(grads, upstream * d)
+                    scatter.add(grads, upstream * d, first[id(scatter)])
         param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
         if not input_grads:
             return values[self.root].copy(), param_grads, None
         dx = np.zeros((n, self.n_inputs), self.dtype)
         dx[:, self.input_index] = grads[self.input_rows].T
         return values[self.root].copy(), param_grads, dx
+
+    def _first_writes(self, input_grads: bool) -> tuple[dict[int, bool], Any]:
+        """Which scatters of backward write rows no earlier one wrote (they assign instead of
+        adding), and the rows to zero first: those added to after a partial write, and leaves
+        read at the end that no scatter reaches. Zeroing the whole (rows, B) array each call
+        costs as much as a layer's matrix product at large batches. Planned once per mode."""
+        cache = self.__dict__.setdefault("_plans", {})
+        if input_grads in cache:
+            return cache[input_grads]
+        everything = np.arange(self.n_rows)
+        touched = np.zeros(self.n_rows, dtype=bool)
+        touched[self.root] = True
+        first: dict[int, bool] = {}
+        zero: list[Any] = []
+        for g in reversed(self.groups):
+            if g.op == "sum":
+                used = g.scatters if g.starts is None else g.scatters[:1]
+            elif g.op == "linear":
+                used = [g.scatters[0]] if g.bias is None else []
+                used += [g.scatters[1]] if input_grads or not g.reads_inputs else []
+            else:
+                used = g.scatters
+            for sc in used:
+                rows = everything[sc.rows]
+                seen = touched[rows]
+                first[id(sc)] = not seen.any()
+                if seen.any():
+                    zero.append(rows[~seen])
+                touched[rows] = True
+        for rows in (self.param_rows, self.input_rows):
+            rows = everything[rows]
+            zero.append(rows[~touched[rows]])
+        cache[input_grads] = first, np.unique(np.concatenate(zero)).astype(np.intp)
+        return cache[input_grads]
 
     def check(
         self, batch: Any, fn: Callable[..., Value], rows: int = 3, rtol: float = 1e-9
