@@ -180,10 +180,17 @@ class _Group:
 
 
 class Compiled:
-    """A traced scalar function of (parameters, per-sample inputs), replayed on batches."""
+    """A traced scalar function of (parameters, per-sample inputs), replayed on batches. Traced
+    from a function that returns several Values, calling it gives all of them (B, k); its
+    value_and_grad is that of their sum."""
 
     def __init__(
-        self, root: Value, params: Sequence[Value], inputs: Sequence[Value], dtype: Any = None
+        self,
+        root: Value,
+        params: Sequence[Value],
+        inputs: Sequence[Value],
+        dtype: Any = None,
+        outputs: Sequence[Value] = (),
     ) -> None:
         order = topo_order(root)
         for v in order:
@@ -211,6 +218,7 @@ class Compiled:
         row = {id(v): i for i, v in enumerate(ordered)}
         self.n_rows = len(ordered)
         self.root = row[id(root)]
+        self.outputs = [row[id(o)] for o in outputs] if outputs else None
         params_read = [(row[id(v)], param_ids[id(v)]) for v in leaves if id(v) in param_ids]
         self.param_rows = _rows([r for r, _ in params_read])
         self.param_index = _rows([i for _, i in params_read])
@@ -290,9 +298,13 @@ class Compiled:
         return values, locals_
 
     def __call__(self, batch: Any, params: Any = None) -> Any:
-        """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,).
-        `params` (an array) replaces the parameters' numbers, read from their Values otherwise."""
-        return self._forward(batch, params)[0][self.root].copy()
+        """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,), or
+        (B, k) for a function of k outputs. `params` (an array) replaces the parameters' numbers,
+        read from their Values otherwise."""
+        values = self._forward(batch, params)[0]
+        if self.outputs is not None:
+            return values[self.outputs].T.copy()
+        return values[self.root].copy()
 
     def value_and_grad(
         self, batch: Any, weights: Any = None, params: Any = None, input_grads: bool = True
@@ -394,13 +406,13 @@ class Compiled:
 
 
 def trace(
-    fn: Callable[..., Value],
+    fn: Callable[..., Value | Sequence[Value]],
     params: Sequence[Value],
     n_inputs: int,
     example: Sequence[float] | None = None,
     dtype: Any = None,
 ) -> Compiled:
-    """Trace `fn(*inputs) -> Value` once and return it compiled for batches.
+    """Trace `fn(*inputs) -> Value` (or a list of Values) once and return it compiled for batches.
 
     `inputs` are n_inputs scalars (the sample), `params` the Values that fn reads and that
     value_and_grad differentiates (such as model.parameters()); any other Value it reads is frozen
@@ -415,8 +427,12 @@ def trace(
     inputs = [Value(x) for x in (example or [0.5 + 0.25 * i for i in range(n_inputs)])]
     with modes.tracing():  # records the graph even inside no_grad()
         out = fn(*inputs)
+    if isinstance(out, (list, tuple)) and out and all(isinstance(o, Value) for o in out):
+        with modes.tracing():  # several outputs: traced as one graph, under their sum
+            root = sum(out, Value(0.0))
+        return Compiled(root, params, inputs, dtype, outputs=out)
     if not isinstance(out, Value):
-        raise TraceError(f"the traced function must return a Value, got {out!r}")
+        raise TraceError(f"the traced function must return a Value or a list of them, got {out!r}")
     return Compiled(out, params, inputs, dtype)
 
 

@@ -95,23 +95,16 @@ class Classifier:
 
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
         """The model's outputs for each point."""
-        nout = self.model.sizes[-1]
         if self.uses_fast_path() and len(X) > 0:
-            outs = [self._output_program(k)(np.asarray(X)) for k in range(nout)]
-            return np.stack(outs, axis=1).tolist()  # type: ignore[no-any-return,unused-ignore]
+            params, nin = self.model.parameters(), self.model.sizes[0]
+            outputs = lambda *x: _listed(self.model(list(x)))  # noqa: E731
+            program = self._program("outputs", lambda: trace(outputs, params, nin))
+            return program(np.asarray(X)).tolist()  # type: ignore[no-any-return,unused-ignore]
         result = []
         for x in X:
             out = self.model(list(x))
             result.append([out.data] if isinstance(out, Value) else [o.data for o in out])
         return result
-
-    def _output_program(self, k: int) -> Compiled:
-        params, nin = self.model.parameters(), self.model.sizes[0]
-        return self._program(f"out{k}", lambda: trace(lambda *x: self._output(x, k), params, nin))
-
-    def _output(self, x: Sequence[Value], k: int) -> Value:
-        out = self.model(list(x))
-        return out if isinstance(out, Value) else out[k]
 
     def predict(self, X: Sequence[Sequence[float]]) -> list[int]:
         """The predicted class of each point."""
@@ -124,6 +117,10 @@ class Classifier:
         if not y:
             return float("nan")
         return sum(p == t for p, t in zip(self.predict(X), y)) / len(y)
+
+
+def _listed(out: Value | list[Value]) -> list[Value]:
+    return out if isinstance(out, list) else [out]
 
 
 class FastTrainer:
@@ -146,7 +143,7 @@ class FastTrainer:
         self.grad = np.zeros_like(self.theta)
         self._programs: dict[str, Compiled] = {}
 
-    def _program(self, key: str, fn: Callable[..., Value], width: int) -> Compiled:
+    def _program(self, key: str, fn: Callable[..., Any], width: int) -> Compiled:
         if key not in self._programs:
             self._programs[key] = trace(fn, self.params, width, dtype=self.dtype)
         return self._programs[key]
@@ -167,13 +164,9 @@ class FastTrainer:
     def scores(self, X: Any) -> Any:
         """The model's outputs for each point, shape (N, outputs)."""
         X = np.asarray(X, dtype=self.dtype)
-        outs = [
-            self._program(f"out{k}", lambda *x, k=k: self.clf._output(x, k), X.shape[1])(
-                X, self.theta
-            )
-            for k in range(self.clf.model.sizes[-1])
-        ]
-        return np.stack(outs, axis=1)
+        model = self.clf.model
+        program = self._program("outputs", lambda *x: _listed(model(list(x))), X.shape[1])
+        return program(X, self.theta)
 
     def accuracy(self, X: Any, y: Sequence[int]) -> float:
         """The fraction of points classified correctly."""
