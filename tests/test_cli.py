@@ -2,6 +2,7 @@
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -134,3 +135,45 @@ def test_every_message_exists_in_every_language():
     for key, en in MESSAGES["en"].items():  # the same fields to fill in, in both
         fields = sorted(set(re.findall(r"{\w+}", en)))
         assert fields == sorted(set(re.findall(r"{\w+}", MESSAGES["zh"][key]))), key
+
+
+def test_train_on_the_digits_reaches_95_percent_and_draws_its_pictures(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    pytest.importorskip("matplotlib")
+    assert main(["train", "--data", "digits", "--out", str(tmp_path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    test_accuracy = float(out.split("test accuracy: ")[1].split()[0])
+    assert test_accuracy >= 0.95
+    for name in ("model.json", "confusion.png", "misclassified.png", "loss.png"):
+        assert (tmp_path / name).stat().st_size > 1000
+    assert not (tmp_path / "decision_boundary.png").exists()
+    model = json.loads((tmp_path / "model.json").read_text())
+    assert model["architecture"]["sizes"] == [64, 64, 10]
+
+
+def test_train_on_mnist_files(tmp_path, capsys):
+    """MNIST's layout, from small IDX files written here (28x28 images: a bar whose side is the
+    class, 0 or 1): trains, reports, refuses a missing --data-dir."""
+    pytest.importorskip("numpy")
+    from test_data import _write_idx
+
+    rng = random.Random(0)
+    for split, n in (("train", 60), ("t10k", 20)):
+        labels = [rng.randrange(2) for _ in range(n)]
+        images = []
+        for c in labels:
+            img = [0] * 784
+            for r in range(28):
+                img[r * 28 + (3 if c == 0 else 24)] = 255
+            images += img
+        _write_idx(tmp_path / f"{split}-images-idx3-ubyte", (n, 28, 28), images, gz=True)
+        _write_idx(tmp_path / f"{split}-labels-idx1-ubyte", (n,), labels, gz=True)
+    args = ["train", "--data", "mnist", "--data-dir", str(tmp_path), "--no-plot", "--quiet"]
+    assert main([*args, "--hidden", "8", "--steps", "30", "--out", str(tmp_path / "out")]) == 0
+    assert "test accuracy: 1.00" in capsys.readouterr().out
+    assert main(["train", "--data", "mnist", "--no-plot"]) == 2
+    assert "--data-dir" in capsys.readouterr().err
+    assert (
+        main(["train", "--data", "mnist", "--data-dir", str(tmp_path / "nope"), "--no-plot"]) == 1
+    )
+    assert "download the four MNIST files" in capsys.readouterr().err

@@ -61,21 +61,48 @@ def _number(kind: type, low: float, strict: bool) -> Any:
 
 FORMATS = ("svg", "png", "dot", "mermaid")
 SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
+IMAGES = {"digits": (8, 8), "mnist": (28, 28)}  # image data sets: (height, width)
+# the defaults of `train`, for the 2-D sets and for the images (softmax over 10 digits)
+DEFAULTS = {
+    "points": {"hidden": [16, 16], "optimizer": "sgd", "steps": 200, "batch_size": None},
+    "images": {"hidden": [64], "optimizer": "adam", "steps": 300, "batch_size": 128},
+}
+MONITOR = 2000  # the train accuracy of each step is measured on at most this many images
+
+
+def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
+    """(X_train, y_train, X_test, y_test) of the chosen data set."""
+    from micrograd.data import DATASETS, digits, mnist, split
+
+    if args.data == "mnist":
+        if not args.data_dir:
+            raise UsageError(
+                "--data mnist needs --data-dir DIR, a folder with the four MNIST files"
+            )
+        return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
+    if args.data == "digits":
+        X, y = digits()
+    else:
+        X, y = DATASETS[args.data](n=SIZES[args.data], noise=args.noise, seed=args.seed)
+    (X_train, y_train), _, (X_test, y_test) = split(X, y, test=1 / 3, seed=args.seed)
+    return X_train, y_train, X_test, y_test
 
 
 def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     """Train as the arguments say, print accuracies, write the model (and plots) into args.out."""
     out = out or sys.stdout
-    from micrograd.data import DATASETS, split
     from micrograd.io import model_bytes
     from micrograd.nn import MLP
     from micrograd.optim import SGD, Adam, LinearLR
     from micrograd.train import Classifier, fit
 
-    X, y = DATASETS[args.data](n=SIZES[args.data], noise=args.noise, seed=args.seed)
-    (X_train, y_train), _, (X_test, y_test) = split(X, y, test=1 / 3, seed=args.seed)
-    classes = max(y) + 1
-    sizes = [2, *args.hidden, 1 if classes == 2 else classes]
+    images = args.data in IMAGES
+    for key, value in DEFAULTS["images" if images else "points"].items():
+        if getattr(args, key, None) is None:
+            setattr(args, key, value)
+    X_train, y_train, X_test, y_test = _data(args)
+    classes = max(y_train) + 1
+    sizes = [len(X_train[0]), *args.hidden, 1 if classes == 2 else classes]
     _check_budget(sizes, args)
     random.seed(args.seed)  # the weights come from Python's random, as in the original
     model = MLP(sizes[0], sizes[1:], activation=args.activation)
@@ -112,6 +139,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
             seed=args.seed,
             scheduler=scheduler,
             on_step=on_step,
+            monitor=(X_train[:MONITOR], y_train[:MONITOR]),
         )
     except FloatingPointError as e:
         bar(None, None)
@@ -129,9 +157,16 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         from micrograd import plot
 
         title = f"{args.data}: {model.spec}, test accuracy {test_acc:.2f}"
-        files["decision_boundary.png"] = plot.decision_boundary(
-            clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
-        )
+        if images:
+            predicted = clf.predict(X_test)
+            files["confusion.png"] = plot.confusion_matrix(y_test, predicted, classes, title=title)
+            files["misclassified.png"] = plot.misclassified(
+                X_test, y_test, predicted, IMAGES[args.data]
+            )
+        else:
+            files["decision_boundary.png"] = plot.decision_boundary(
+                clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
+            )
         files["loss.png"] = plot.loss_curve(history)
     os.makedirs(args.out, exist_ok=True)
     for name, data in files.items():
@@ -157,7 +192,7 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
     the eager engine does it for each sample of the batch), and the L2 penalty as many again."""
     params = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
     eager = importlib.util.find_spec("numpy") is None
-    samples = (args.batch_size or SIZES[args.data]) if eager else 1
+    samples = (args.batch_size or SIZES.get(args.data, 60_000)) if eager else 1
     per_step = 2 * params * samples + 2 * params
     if per_step > MAX_VALUES_PER_STEP:
         hint = (
@@ -244,8 +279,13 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
         )
         return
     p.add_argument(
-        "--data", choices=sorted(SIZES), default="moons", help="the data set (default: %(default)s)"
+        "--data",
+        choices=[*sorted(SIZES), *IMAGES],
+        default="moons",
+        help="the data set: 2-D points, or the 8x8 digits (shipped) or MNIST images (default: "
+        "%(default)s)",
     )
+    p.add_argument("--data-dir", help="for --data mnist: the folder with its four IDX files")
     p.add_argument(
         "--noise",
         type=_number(float, 0, strict=False),
@@ -255,8 +295,8 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
     p.add_argument(
         "--hidden",
         type=_hidden,
-        default=[16, 16],
-        help="hidden widths, e.g. 16,16 (default: 16,16)",
+        default=None,
+        help="hidden widths, e.g. 16,16 (default: 16,16; 64 for images)",
     )
     p.add_argument(
         "--activation",
@@ -267,8 +307,8 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
     p.add_argument(
         "--optimizer",
         choices=["sgd", "adam"],
-        default="sgd",
-        help="sgd with a linear learning-rate decay, or adam (default: %(default)s)",
+        default=None,
+        help="sgd with a linear learning-rate decay, or adam (default: sgd; adam for images)",
     )
     p.add_argument(
         "--lr",
@@ -285,14 +325,14 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
     p.add_argument(
         "--steps",
         type=_number(int, 0, strict=True),
-        default=200,
-        help="training steps (default: %(default)s)",
+        default=None,
+        help="training steps (default: 200; 300 for images)",
     )
     p.add_argument(
         "--batch-size",
         type=_number(int, 0, strict=True),
         default=None,
-        help="minibatch size (default: the whole training set)",
+        help="minibatch size (default: the whole training set; 128 for images)",
     )
 
 

@@ -1,4 +1,5 @@
-"""Pictures of a training run with matplotlib (headless): the decision boundary and the loss curve."""
+"""Pictures of a training run with matplotlib (headless): the decision boundary, the loss curve,
+and for images a confusion matrix and the misclassified ones."""
 
 from __future__ import annotations
 
@@ -88,6 +89,66 @@ def loss_curve(history: Sequence[tuple[float, float]], path: str | None = None) 
     acc.plot(steps, [h[1] for h in history], color="tab:orange")
     acc.set_ylabel("train accuracy", color="tab:orange")
     acc.set_ylim(0, 1.02)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def confusion_matrix(
+    y: Sequence[int],
+    predicted: Sequence[int],
+    classes: int,
+    path: str | None = None,
+    title: str = "",
+) -> bytes:
+    """How often each true class (rows) was predicted as each class (columns), with the counts
+    written in the cells: PNG bytes, written to `path` too if given."""
+    plt = pyplot()
+    counts = [[0] * classes for _ in range(classes)]
+    for t, p in zip(y, predicted):
+        counts[t][p] += 1
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    ax.imshow(counts, cmap="Blues")
+    top = max(max(row) for row in counts) or 1
+    for t in range(classes):
+        for p in range(classes):
+            if counts[t][p]:
+                colour = "white" if counts[t][p] > top / 2 else "black"
+                ax.text(p, t, str(counts[t][p]), ha="center", va="center", color=colour, fontsize=8)
+    ax.set_xticks(range(classes))
+    ax.set_yticks(range(classes))
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    ax.set_title(title, fontsize=9)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def misclassified(
+    X: Sequence[Sequence[float]],
+    y: Sequence[int],
+    predicted: Sequence[int],
+    shape: tuple[int, int],
+    path: str | None = None,
+    limit: int = 32,
+) -> bytes:
+    """A grid of the first `limit` images the model got wrong, each titled "true -> predicted":
+    PNG bytes, written to `path` too if given."""
+    plt = pyplot()
+    wrong = [i for i, (t, p) in enumerate(zip(y, predicted)) if t != p][:limit]
+    cols = 8
+    rows = max(1, -(-len(wrong) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * 1.1, rows * 1.25), squeeze=False)
+    for ax in axes.flat:
+        ax.axis("off")
+    for ax, i in zip(axes.flat, wrong):
+        h, w = shape
+        ax.imshow([X[i][r * w : (r + 1) * w] for r in range(h)], cmap="gray_r")
+        ax.set_title(f"{y[i]} -> {predicted[i]}", fontsize=8)
+    if not wrong:
+        axes.flat[0].set_title("no mistakes", fontsize=9)
+    fig.suptitle(f"{len(wrong)} misclassified test images (true -> predicted)", fontsize=9)
     data = _png(fig, path)
     plt.close(fig)
     return data

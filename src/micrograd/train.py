@@ -192,16 +192,19 @@ def fit(
     seed: int = 0,
     scheduler: Any = None,
     on_step: Callable[[int, float, float], None] | None = None,
+    monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
 ) -> list[tuple[float, float]]:
     """Train for `steps` steps on (X, y), full batch or random minibatches; returns (loss, train
     accuracy) per step. `on_step(step, loss, accuracy)` is called after each step. On the fast path
     the parameters live in an array while training (FastTrainer) and the model's Values get the
-    numbers when fit returns."""
+    numbers when fit returns. The accuracy of each step is measured on `monitor` (X, y), by
+    default the training set."""
     rng = random.Random(seed)
     history = []
+    X_acc, y_acc = monitor or (X, y)
     fast = FastTrainer(clf) if clf.uses_fast_path() else None
     rows: Any = fast.rows(X, y) if fast else clf.rows(X, y)
-    Xa = np.asarray(X, dtype=float) if fast else X
+    Xa = np.asarray(X_acc, dtype=float) if fast else X_acc
     try:
         with tuned():  # fewer full GC passes over the graphs while training (micrograd.tuning)
             for step in range(steps):
@@ -212,11 +215,11 @@ def fit(
                 if fast:
                     loss, grad = fast.loss_and_grad(picked)
                     optimizer.step_arrays(fast.theta, grad)
-                    acc = fast.accuracy(Xa, y)
+                    acc = fast.accuracy(Xa, y_acc)
                 else:
                     loss = clf.loss_and_grad(picked)
                     optimizer.step()
-                    acc = clf.accuracy(X, y)
+                    acc = clf.accuracy(X_acc, y_acc)
                 if scheduler is not None:
                     scheduler.step()
                 history.append((loss, acc))
