@@ -320,3 +320,17 @@ def test_fit_on_the_fast_path_trains_like_the_eager_engine_and_fills_the_values(
     assert rel_err([h[0] for h in h1], [h[0] for h in h2]) <= 1e-9
     assert [h[1] for h in h1] == [h[1] for h in h2]
     assert rel_err(d1, d2) <= 1e-9 and rel_err(g1, g2) <= 1e-9  # the Values hold the result
+
+
+def test_logsumexp_is_one_fused_op_and_stays_stable():
+    """The fast path runs losses.logsumexp as one op (not its max chain): the same value and
+    gradient as the eager graph, also where exp would overflow."""
+    f = lambda a, b, c, t: cross_entropy_one([a, b, c], [t, 1 - t, 0.0])  # noqa: E731
+    prog = trace(f, [], 4)
+    assert [g.op for g in prog.groups].count("logsumexp") == 1
+    assert not any(g.op == "ReLU" for g in prog.groups)  # the max's relu chain is not replayed
+    rows = [[1000.0, 0.0, -3.0, 1.0], [0.5, 0.25, 2.0, 0.0], [-800.0, -801.0, -799.5, 1.0]]
+    values, _, input_grads = prog.value_and_grad(np.array(rows))
+    for row, v, dx in zip(rows, values, input_grads):
+        out, grads = value_and_grads(f, row)
+        assert rel_err(v, out) <= 1e-12 and rel_err(dx, grads) <= 1e-12

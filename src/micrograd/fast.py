@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from micrograd import modes
-from micrograd.engine import Value, apply_rule, topo_order
+from micrograd.engine import Value, apply_rule
 from micrograd.modes import TraceError
 
 try:
@@ -77,6 +77,16 @@ class NumpyMath:
     def pow_grad_exponent(out: Any, a: Any, b: Any) -> Any:
         edge = np.where((a == 0) & (b >= 0), 0.0, np.nan)
         return np.where(a > 0, out * np.log(np.where(a > 0, a, 1.0)), edge)
+
+
+def _logsumexp(z: list[Any]) -> tuple[Any, list[Any]]:
+    """log(sum_j exp(z_j)), stable (the max m first: m + log sum exp(z - m)), and its local
+    derivatives, the softmax exp(z_j - out): what micrograd.losses.logsumexp builds from ops."""
+    m = np.maximum.reduce(z)
+    e = [np.exp(zj - m) for zj in z]
+    total = np.add.reduce(e)
+    out = m + np.log(total)
+    return out, [ej / total for ej in e]
 
 
 Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
@@ -192,7 +202,7 @@ class Compiled:
         dtype: Any = None,
         outputs: Sequence[Value] = (),
     ) -> None:
-        order = topo_order(root)
+        order = _order(root)
         for v in order:
             if v._user_backward is not None:
                 raise TraceError(
@@ -272,7 +282,7 @@ class Compiled:
         locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
             for g in self.groups:
-                local = None
+                local: Any = None
                 out = values[g.out]
                 if g.op == "sum" and g.starts is None:  # terms in the order they were added
                     np.copyto(out, values[g.args[0]])
@@ -284,6 +294,8 @@ class Compiled:
                     assert g.weights is not None
                     np.matmul(g.weights.view(params), values[g.args[1]], out=out)
                     out += values[g.args[0]] if g.bias is None else g.bias.view(params)[:, None]
+                elif g.op == "logsumexp":
+                    out[...], local = _logsumexp([values[a] for a in g.args])
                 else:
                     assert g.rep is not None
                     out[...], local = apply_rule(g.rep, NumpyMath, [values[a] for a in g.args])
@@ -437,6 +449,35 @@ def trace(
 
 
 # ---------------------------------------------------------------------------- compilation passes
+def _parents(v: Value) -> Sequence[Value]:
+    """What a node reads in the replay: its inputs, or for a node that a loss marked as a fused
+    op (micrograd.losses.logsumexp sets `_fused`), the inputs of the whole fused computation."""
+    fused = v.__dict__.get("_fused")
+    return fused[1] if fused else v._prev
+
+
+def _is_sum(v: Value) -> bool:
+    return v._op == "+" and "_fused" not in v.__dict__
+
+
+def _order(root: Value) -> list[Value]:
+    """topo_order through _parents: the inside of a fused op is not part of the replay."""
+    order: list[Value] = []
+    seen = {id(root)}
+    stack = [(root, iter(_parents(root)))]
+    while stack:
+        node, pending = stack[-1]
+        for p in pending:
+            if id(p) not in seen:
+                seen.add(id(p))
+                stack.append((p, iter(_parents(p))))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return order
+
+
 def _count_uses(
     nodes: list[Value], inputs_of: Callable[[Value], Sequence[Value]]
 ) -> dict[int, int]:
@@ -454,17 +495,17 @@ def _fold_sums(order: list[Value], root: Value) -> tuple[list[Value], dict[int, 
     A "+" node used by only one other "+" node is absorbed into it. Returns the nodes that keep a
     row, and for each folded sum its terms in the original order of addition.
     """
-    uses = _count_uses(order, lambda v: v._prev)
+    uses = _count_uses(order, _parents)
     absorbed = {
         id(i)
         for v in order
-        if v._op == "+"
+        if _is_sum(v)
         for i in v._prev[:1]
-        if i._op == "+" and uses[id(i)] == 1 and i is not root
+        if _is_sum(i) and uses[id(i)] == 1 and i is not root
     }
     terms: dict[int, list[Value]] = {}
     for v in order:
-        if v._op == "+" and id(v) not in absorbed:
+        if _is_sum(v) and id(v) not in absorbed:
             flat: list[Value] = []
             stack = [v]
             while stack:  # walk down the left spine of absorbed "+" nodes, last term first
@@ -493,7 +534,7 @@ def _find_linear(
 ) -> _Linear:
     """Find the sums of the shape a neuron makes, so that a layer of them runs as one matrix
     product (out = bias + W @ x) instead of a gather, a multiply and a sum per product."""
-    uses = _count_uses(nodes, lambda v: terms.get(id(v), v._prev))
+    uses = _count_uses(nodes, lambda v: terms.get(id(v), _parents(v)))
     found = _Linear({}, set(), set())
     for v in nodes:
         if id(v) not in terms:
@@ -520,7 +561,7 @@ def _inputs(v: Value, terms: dict[int, list[Value]], linear: _Linear) -> Sequenc
     if id(v) in linear.parts:
         bias, _, xs = linear.parts[id(v)]
         return xs if id(bias) in linear.param_biases else [bias, *xs]
-    return terms.get(id(v), v._prev)
+    return terms.get(id(v), _parents(v))
 
 
 def _still_used(
@@ -545,6 +586,8 @@ def _buckets(
         if id(v) in linear.parts:
             bias, _, xs = linear.parts[id(v)]  # the same inputs, and biases of the same kind
             op, key = "linear", (id(bias) in linear.param_biases, *(id(x) for x in xs))
+        elif "_fused" in v.__dict__:
+            op, key = v.__dict__["_fused"][0], len(inputs)
         else:
             op = "sum" if id(v) in terms else v._op
         if not inputs:
@@ -604,5 +647,6 @@ def _group(
             bias=bias,
             reads_inputs=reads_inputs,
         )
-    args = [_rows([row[id(v._prev[k])] for v in members]) for k in range(len(members[0]._prev))]
+    ins = [_parents(v) for v in members]
+    args = [_rows([row[id(i[k])] for i in ins]) for k in range(len(ins[0]))]
     return _Group(op, members[0], out, args, [_Scatter.plan(a) for a in args])

@@ -60,8 +60,8 @@ def bce_with_logits(logits: Sequence[Value], targets: Sequence[float]) -> Value:
 def logsumexp(logits: Sequence[Value]) -> Value:
     """log(sum(exp(z_i))), stable: the max m is subtracted first, log-sum-exp = m + log sum exp(z - m).
 
-    The max is built from ops (max(a, b) = a + relu(b - a)) so it traces, pairwise as a tree (the
-    fast path runs each level as one group); its gradient cancels.
+    The max is built from ops (max(a, b) = a + relu(b - a)), pairwise; its gradient cancels. The
+    fast path replays the whole as one fused op on all samples (the result is marked `_fused`).
     """
     if not logits:
         raise ValueError("logsumexp: got no logits")
@@ -70,7 +70,9 @@ def logsumexp(logits: Sequence[Value]) -> Value:
         pairs = [a + (b - a).relu() for a, b in zip(level[::2], level[1::2])]
         level = pairs + level[len(pairs) * 2 :]
     m = level[0]
-    return m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
+    out = m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
+    out.__dict__["_fused"] = ("logsumexp", tuple(logits))  # one op on the fast path (fast.py)
+    return out
 
 
 def cross_entropy_one(logits: Sequence[Value], target: Any) -> Value:
