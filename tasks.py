@@ -6,6 +6,7 @@
     python3 tasks.py core     # the engine/nn/optim/losses/data/io tests with no extras installed
     python3 tasks.py fuzz     # property tests with random seeds and 15x the examples, then atheris
     python3 tasks.py bench    # the benchmark against micrograd 0.1.0, PyTorch and others
+    python3 tasks.py bench --scaling  # the fast path against PyTorch at real sizes
     python3 tasks.py screenshots  # redraw docs/img/stepper.png and playground.png in the browser
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
@@ -149,6 +150,10 @@ def fuzz(args: list[str]) -> None:
 def bench(args: list[str]) -> None:
     python = make_venv(VENV)
     run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]", "--group", "bench")
+    if "--scaling" in args:  # benchmarks/scaling.py: PyTorch and the fast path, in-process
+        args.remove("--scaling")
+        run(python, "benchmarks/scaling.py", *args)
+        return
     original_python = original()
     if original_python is None:
         sys.exit("the benchmark needs micrograd 0.1.0 (pip install micrograd==0.1.0)")
