@@ -118,6 +118,18 @@ class _Drawing:
     lang: str = "en"  # of the legend
 
 
+def _kind(v: Value, root: Value, params: set[Value]) -> str:
+    """How a Value is drawn: the output, a parameter, a number of the formula, an input, or a
+    computed Value."""
+    if v is root:
+        return "output"
+    if v in params:
+        return "param"
+    if isinstance(v, Constant):
+        return "const"
+    return "inner" if v._prev else "leaf"
+
+
 def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) -> _Drawing:
     order = _nodes(root, max_nodes)
     index = {v: i for i, v in enumerate(order)}
@@ -125,15 +137,8 @@ def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) 
     name = names(order, [(n, p) for p, n in param_name.items()])
     d = _Drawing(lang=language(lang))
     for i, v in enumerate(order):
-        kind = (
-            "output"
-            if v is root
-            else "param"
-            if v in param_set
-            else "leaf"
-            if not v._prev
-            else "inner"
-        )
+        kind = _kind(v, root, param_set)
+        kind = "leaf" if kind == "const" else kind  # the pictures draw numbers as inputs
         d.boxes.append((f"v{i}", f"{name[v]} | data {_fmt4(v.data)} | grad {_fmt4(v.grad)}", kind))
         if v._prev:
             d.ops.append((f"v{i}op", v._op))
@@ -530,17 +535,7 @@ def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set
     edges: list[tuple[str, str]] = []
     depth: dict[str, int] = {}
     for i, v in enumerate(order):
-        kind = (
-            "output"
-            if v is root
-            else "param"
-            if v in params
-            else "const"
-            if isinstance(v, Constant)
-            else "leaf"
-            if not v._prev
-            else "inner"
-        )
+        kind = _kind(v, root, params)
         nodes[f"v{i}"] = {"kind": kind, "name": name[v], "data": _fmt4(v.data), "value": i}
         depth[f"v{i}"] = 0
         if v._prev:
