@@ -274,14 +274,23 @@ class Compiled:
                 raise ValueError(
                     f"params must have shape ({len(self.params)},), got {params.shape}"
                 )
-        self._local.params = params
+        cache = self._local.__dict__
+        if cache.get("params") is not params:  # FastTrainer passes one array, updated in place
+            cache["params"] = params
+            cache["blocks"] = [  # each layer's W and bias as views of it, made once
+                (g.weights.view(params), g.bias.view(params)[:, None] if g.bias else None)
+                if g.weights is not None
+                else (None, None)
+                for g in self.groups
+            ]
+        blocks = cache["blocks"]
         values, _ = self._buffers(batch.shape[0])
         values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T[self.input_index]
         values[self.const_rows] = self.const_values
         locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
-            for g in self.groups:
+            for g, (W, bias) in zip(self.groups, blocks):
                 local: Any = None
                 out = values[g.out]
                 if g.op == "sum" and g.starts is None:  # terms in the order they were added
@@ -291,9 +300,8 @@ class Compiled:
                 elif g.op == "sum":  # many terms, or a different number per node
                     np.add.reduceat(values[g.args[0]], g.starts, axis=0, out=out)
                 elif g.op == "linear":  # bias + W @ x: a layer's sums of products at once
-                    assert g.weights is not None
-                    np.matmul(g.weights.view(params), values[g.args[1]], out=out)
-                    out += values[g.args[0]] if g.bias is None else g.bias.view(params)[:, None]
+                    np.matmul(W, values[g.args[1]], out=out)
+                    out += values[g.args[0]] if bias is None else bias
                 elif g.op == "logsumexp":
                     out[...], local = _logsumexp([values[a] for a in g.args])
                 else:
@@ -325,7 +333,7 @@ class Compiled:
         w.r.t. each input (B, n_inputs), or None unless `input_grads`. Weights default to 1 (use
         1/B for a mean); `params` (an array) replaces the numbers of the parameters' Values."""
         values, locals_ = self._forward(batch, params)
-        params = self._local.params
+        blocks = self._local.blocks
         n = values.shape[1]
         _, grads = self._buffers(n)
         first, zero = self._first_writes(input_grads)
@@ -337,7 +345,7 @@ class Compiled:
         grads[self.root] = 1.0 if weights is None else weights
         param_grads = np.zeros(len(self.params), self.dtype)
         with np.errstate(all="ignore"):
-            for g, local in zip(reversed(self.groups), reversed(locals_)):
+            for g, local, (W, _) in zip(reversed(self.groups), reversed(locals_), reversed(blocks)):
                 upstream = grads[g.out]
                 if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
                     if g.starts is None:
@@ -355,7 +363,7 @@ class Compiled:
                         g.bias.add(param_grads, upstream.sum(axis=1))
                     if input_grads or not g.reads_inputs:
                         sc = g.scatters[1]
-                        sc.add(grads, g.weights.view(params).T @ upstream, first[id(sc)])
+                        sc.add(grads, W.T @ upstream, first[id(sc)])
                     g.weights.add(param_grads, upstream @ values[g.args[1]].T)
                     continue
                 for scatter, d in zip(g.scatters, local):
