@@ -334,3 +334,23 @@ def test_logsumexp_is_one_fused_op_and_stays_stable():
     for row, v, dx in zip(rows, values, input_grads):
         out, grads = value_and_grads(f, row)
         assert rel_err(v, out) <= 1e-12 and rel_err(dx, grads) <= 1e-12
+
+
+def test_fit_takes_an_optimizer_with_its_own_step():
+    """An Optimizer subclass that writes step() itself (no rule) still trains on the fast path,
+    through the Values."""
+    from micrograd.data import moons
+    from micrograd.optim import Optimizer
+    from micrograd.train import fit
+
+    class Halving(Optimizer):
+        def step(self):
+            for p in self.params:
+                p.data -= self.lr * p.grad
+
+    X, y = moons(n=40, seed=1)
+    clf = _classifier(hidden=(4,))
+    before = [p.data for p in clf.model.parameters()]
+    history = fit(clf, X, y, Halving(clf.model.parameters(), lr=0.1), 5)
+    assert len(history) == 5 and history[-1][0] < history[0][0]
+    assert [p.data for p in clf.model.parameters()] != before

@@ -202,7 +202,10 @@ def fit(
     rng = random.Random(seed)
     history = []
     X_acc, y_acc = monitor or (X, y)
-    fast = FastTrainer(clf) if clf.uses_fast_path() else None
+    # the array trainer needs an optimizer whose update is its rule (any of micrograd.optim's);
+    # one with a step() of its own updates the Values, on the Classifier's path
+    arrays = clf.uses_fast_path() and type(optimizer).step is Optimizer.step
+    fast = FastTrainer(clf) if arrays else None
     rows: Any = fast.rows(X, y) if fast else clf.rows(X, y)
     Xa = np.asarray(X_acc, dtype=float) if fast else X_acc
     try:
