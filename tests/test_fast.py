@@ -354,3 +354,17 @@ def test_fit_takes_an_optimizer_with_its_own_step():
     history = fit(clf, X, y, Halving(clf.model.parameters(), lr=0.1), 5)
     assert len(history) == 5 and history[-1][0] < history[0][0]
     assert [p.data for p in clf.model.parameters()] != before
+
+
+def test_step_after_step_arrays_carries_the_state_on():
+    from micrograd.optim import SGD, Adam
+
+    for opt_class in (SGD, Adam):
+        a = [Value(0.5), Value(-1.0)]
+        opt = opt_class(a, lr=0.1)
+        theta = np.array([p.data for p in a])
+        opt.step_arrays(theta, np.array([1.0, 2.0]))
+        for p, t in zip(a, theta.tolist()):
+            p.data, p.grad = t, 1.0
+        opt.step()  # no crash on the arrays (or SGD's None) left by step_arrays
+        assert all(isinstance(x, float) for x in (p.data for p in a))

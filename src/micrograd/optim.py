@@ -74,6 +74,7 @@ class Optimizer:
     def step(self) -> None:
         """Update every parameter once, from its .grad."""
         self.begin_step()
+        self.state_to_lists()  # after step_arrays, the state is arrays
         lists = [getattr(self, name) for name in self.state]
         for i, p in enumerate(self.params):
             p.data, *new = self.rule(_Floats, p.data, p.grad, *(s[i] for s in lists))
@@ -82,7 +83,8 @@ class Optimizer:
 
     def step_arrays(self, data: Any, grad: Any) -> None:
         """The same update on all parameters at once: `data` and `grad` are arrays in the order of
-        the parameters; `data` is updated in place. The state is kept as arrays from then on."""
+        the parameters; `data` is updated in place. The state is kept as arrays until step() or
+        state_to_lists() turns it back into lists."""
         self.begin_step()
         state = [self._as_array(name, data.dtype) for name in self.state]
         data[...], *new = self.rule(_Arrays, data, grad, *state)
@@ -103,7 +105,7 @@ class Optimizer:
             value = getattr(self, name)
             if value is None:
                 setattr(self, name, [None] * len(self.params))
-            elif isinstance(value, np.ndarray):
+            elif np is not None and isinstance(value, np.ndarray):
                 setattr(self, name, value.tolist())
 
 
