@@ -438,7 +438,7 @@ def trace(
     value_and_grad differentiates (such as model.parameters()); any other Value it reads is frozen
     as a constant. `example` gives the inputs' numbers for the trace (any will do without branches).
     `dtype` is float64 (the default: the eager engine's numbers to ~1e-16) or float32 (about twice
-    as fast at large sizes; results then agree with float64 to ~1e-6 relative).
+    as fast at large sizes; results then agree with float64 to ~1e-5 relative).
     """
     if np is None:
         raise ImportError("micrograd.fast needs numpy: pip install 'micrograd-plus[fast]'")
