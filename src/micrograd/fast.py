@@ -235,6 +235,8 @@ class Compiled:
         read = [(row[id(v)], input_ids[id(v)]) for v in leaves if id(v) in input_ids]
         self.input_rows = _rows([r for r, _ in read])
         self.input_index = np.array([i for _, i in read], dtype=np.intp)
+        self.inputs_in_order = self.input_index.tolist() == list(range(self.n_inputs))
+        self.reads_params = bool(params_read)  # as rows (layers read theirs from the vector)
         consts = [(row[id(v)], v.data) for v in leaves if id(v) not in param_ids | input_ids]
         self.const_rows = _rows([r for r, _ in consts])
         self.const_values = np.array([c for _, c in consts], dtype=self.dtype)[:, None]
@@ -254,6 +256,7 @@ class Compiled:
         if cache.get("n") != n:
             shape = (self.n_rows, n)
             cache.update(n=n, values=np.empty(shape, self.dtype), grads=np.empty(shape, self.dtype))
+            cache["values"][self.const_rows] = self.const_values  # nothing writes these rows again
         return cache["values"], cache["grads"]
 
     def parameters(self) -> Any:
@@ -285,9 +288,9 @@ class Compiled:
             ]
         blocks = cache["blocks"]
         values, _ = self._buffers(batch.shape[0])
-        values[self.param_rows] = params[self.param_index, None]
-        values[self.input_rows] = batch.T[self.input_index]
-        values[self.const_rows] = self.const_values
+        if self.reads_params:
+            values[self.param_rows] = params[self.param_index, None]
+        values[self.input_rows] = batch.T if self.inputs_in_order else batch.T[self.input_index]
         locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
             for g, (W, bias) in zip(self.groups, blocks):
@@ -368,7 +371,8 @@ class Compiled:
                     continue
                 for scatter, d in zip(g.scatters, local):
                     scatter.add(grads, upstream * d, first[id(scatter)])
-        param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
+        if self.reads_params:
+            param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
         if not input_grads:
             return values[self.root].copy(), param_grads, None
         dx = np.zeros((n, self.n_inputs), self.dtype)

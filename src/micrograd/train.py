@@ -158,8 +158,9 @@ class FastTrainer:
         program = self._program(f"loss{rows.shape[1]}", self.clf.sample_loss, rows.shape[1])
         losses, grad, _ = program.value_and_grad(rows, 1.0 / len(rows), self.theta, False)
         reg = self.clf.reg
-        self.grad = grad + (2 * reg) * self.theta
-        return float(losses.mean()) + reg * float(self.theta @ self.theta), self.grad
+        grad += (2 * reg) * self.theta  # a new array each call: added to in place
+        self.grad = grad
+        return float(losses.mean()) + reg * float(self.theta @ self.theta), grad
 
     def scores(self, X: Any) -> Any:
         """The model's outputs for each point, shape (N, outputs)."""
