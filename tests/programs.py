@@ -160,6 +160,16 @@ DOUBLED = {
 }
 
 
+def with_doubled_row(monkeypatch, name, xs=(0.3, -1.7)):
+    """Replace the row `name` of OPS by its DOUBLED rule (until the test ends): the function that
+    uses the op, and its value and gradient at `xs` by the eager engine under the new row."""
+    from micrograd.engine import OPS
+
+    rule, f = DOUBLED[name]
+    monkeypatch.setitem(OPS, name, rule)
+    return (f, *value_and_grads(f, list(xs)))
+
+
 def value_and_grads(f, xs):
     """f(*xs) and its gradient, by the eager engine."""
     from micrograd import Value

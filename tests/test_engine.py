@@ -9,7 +9,7 @@ import pytest
 from micrograd import Value, no_grad
 from micrograd.engine import OPS, FloatMath, topo_order
 from micrograd.gradcheck import gradcheck, numeric_grad
-from programs import DOUBLED, value_and_grads
+from programs import DOUBLED, value_and_grads, with_doubled_row
 
 
 # ---------------------------------------------------------------------------- the original's API
@@ -328,11 +328,9 @@ def test_negative_base_follows_pytorch():
 # ---------------------------------------------------------------------------- one rule per op
 @pytest.mark.parametrize("name", sorted(DOUBLED))
 def test_one_row_of_OPS_defines_the_op_in_eager_and_create_graph(monkeypatch, name):
-    rule, f = DOUBLED[name]
     xs = [0.3, -1.7]
-    _, before = value_and_grads(f, xs)
-    monkeypatch.setitem(OPS, name, rule)
-    out, grads = value_and_grads(f, xs)
+    _, before = value_and_grads(DOUBLED[name][1], xs)
+    f, out, grads = with_doubled_row(monkeypatch, name, xs)
     if name == "*":
         assert out == 2 * 0.3 * -1.7 and grads == [2 * -1.7, 2 * 0.3]
     else:
