@@ -35,8 +35,7 @@ class Classifier:
     classes: int
     reg: float = 1e-4
     fast: bool = True
-    _programs: dict[str, Any] = field(default_factory=dict, repr=False)
-    _programs_for: tuple[Any, float] | None = field(default=None, repr=False)
+    _trainer: FastTrainer | None = field(default=None, repr=False)
 
     @property
     def binary(self) -> bool:
@@ -64,29 +63,24 @@ class Classifier:
         """Whether loss_and_grad and scores run on the fast path (numpy installed, fast=True)."""
         return self.fast and np is not None
 
-    def _program(self, key: str, build: Callable[[], Compiled]) -> Compiled:
-        """A traced program, traced again when the model or reg changed since (redteam W4)."""
-        if self._programs_for is None or self._programs_for != (self.model, self.reg):
-            self._programs.clear()
-            self._programs_for = (self.model, self.reg)
-        if key not in self._programs:
-            self._programs[key] = build()
-        return self._programs[key]  # type: ignore[no-any-return,unused-ignore]
+    def trainer(self) -> FastTrainer:
+        """The array trainer behind the fast path, its parameter array refreshed from the model's
+        Values; made again when the model changed since (redteam W4)."""
+        if self._trainer is None or self._trainer.model is not self.model:
+            self._trainer = FastTrainer(self)
+        trainer = self._trainer
+        trainer.theta[...] = [p.data for p in trainer.params]
+        return trainer
 
     def loss_and_grad(self, rows: Sequence[Sequence[float]]) -> float:
         """Mean loss over `rows` plus regularisation; leaves d loss / d p in each parameter's grad."""
-        params = self.model.parameters()
         if self.uses_fast_path():
-            width = len(rows[0])
-            per_sample = self._program(
-                f"loss{width}", lambda: trace(self.sample_loss, params, width)
-            )
-            penalty = self._program("reg", lambda: trace(lambda: self.reg * l2(params), params, 0))
-            losses, grads, _ = per_sample.value_and_grad(np.asarray(rows), 1.0 / len(rows))
-            reg, reg_grads, _ = penalty.value_and_grad(np.zeros((1, 0)))
-            for p, g in zip(params, (grads + reg_grads).tolist()):
+            trainer = self.trainer()
+            total, grad = trainer.loss_and_grad(trainer.as_rows(rows))
+            for p, g in zip(trainer.params, grad.tolist()):
                 p.grad = g
-            return float(losses.mean() + reg[0])
+            return total
+        params = self.model.parameters()
         losses = [self.sample_loss(*map(Value, r)) for r in rows]
         loss = sum(losses, Value(0.0)) * (1.0 / len(losses)) + self.reg * l2(params)
         self.model.zero_grad()
@@ -96,10 +90,7 @@ class Classifier:
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
         """The model's outputs for each point."""
         if self.uses_fast_path() and len(X) > 0:
-            params, nin = self.model.parameters(), self.model.sizes[0]
-            outputs = lambda *x: _listed(self.model(list(x)))  # noqa: E731
-            program = self._program("outputs", lambda: trace(outputs, params, nin))
-            return program(np.asarray(X)).tolist()  # type: ignore[no-any-return,unused-ignore]
+            return self.trainer().scores(X).tolist()  # type: ignore[no-any-return,unused-ignore]
         result = []
         for x in X:
             out = self.model(list(x))
@@ -136,7 +127,7 @@ class FastTrainer:
     def __init__(self, clf: Classifier, dtype: str = "float64") -> None:
         if np is None:
             raise ImportError("FastTrainer needs numpy: pip install 'micrograd-plus[fast]'")
-        self.clf = clf
+        self.clf, self.model = clf, clf.model  # the model whose parameters theta holds
         self.params = clf.model.parameters()
         self.dtype = np.dtype(dtype)
         self.theta = np.fromiter((p.data for p in self.params), self.dtype, len(self.params))
@@ -150,11 +141,15 @@ class FastTrainer:
 
     def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> Any:
         """The samples as one array: features, then the target encoding (Classifier.rows)."""
-        return np.asarray(self.clf.rows(X, y), dtype=self.dtype)
+        return self.as_rows(self.clf.rows(X, y))
+
+    def as_rows(self, rows: Any) -> Any:
+        """Rows (features, then targets) as an array of this trainer's dtype."""
+        return np.asarray(rows, dtype=self.dtype)
 
     def loss_and_grad(self, rows: Any) -> tuple[float, Any]:
         """Mean loss over `rows` (an array from rows()) plus L2, and its gradient (an array)."""
-        rows = np.asarray(rows, dtype=self.dtype)
+        rows = self.as_rows(rows)
         program = self._program(f"loss{rows.shape[1]}", self.clf.sample_loss, rows.shape[1])
         losses, grad, _ = program.value_and_grad(rows, 1.0 / len(rows), self.theta, False)
         reg = self.clf.reg
@@ -165,7 +160,7 @@ class FastTrainer:
     def scores(self, X: Any) -> Any:
         """The model's outputs for each point, shape (N, outputs)."""
         X = np.asarray(X, dtype=self.dtype)
-        model = self.clf.model
+        model = self.model
         program = self._program("outputs", lambda *x: _listed(model(list(x))), X.shape[1])
         return program(X, self.theta)
 
@@ -206,7 +201,7 @@ def fit(
     # the array trainer needs an optimizer whose update is its rule (any of micrograd.optim's);
     # one with a step() of its own updates the Values, on the Classifier's path
     arrays = clf.uses_fast_path() and type(optimizer).step is Optimizer.step
-    fast = FastTrainer(clf) if arrays else None
+    fast = clf.trainer() if arrays else None
     rows: Any = fast.rows(X, y) if fast else clf.rows(X, y)
     Xa = np.asarray(X_acc, dtype=float) if fast else X_acc
     try:
