@@ -177,3 +177,45 @@ def test_train_on_mnist_files(tmp_path, capsys):
         main(["train", "--data", "mnist", "--data-dir", str(tmp_path / "nope"), "--no-plot"]) == 1
     )
     assert "download the four MNIST files" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm on this system")
+def test_train_writes_into_dev_shm(capsys):
+    """N18: --out under /dev/shm (a tmpfs) is a folder like any other."""
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(dir="/dev/shm")
+    try:
+        out = os.path.join(folder, "x")
+        assert main(["train", "--steps", "2", "--no-plot", "--quiet", "--out", out]) == 0
+        assert os.listdir(out) == ["model.json"]
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_train_refuses_an_unwritable_result_before_training_and_writes_all_or_none(
+    tmp_path, capsys, monkeypatch
+):
+    """L2, N18: a result file that would be refused is refused before training; when the last
+    file fails to write, the earlier ones are not left behind and the made folder is removed."""
+    (tmp_path / "loss.png").mkdir()
+    (tmp_path / "model.json").write_text("mine")
+    assert main(["train", "--steps", "2", "--quiet", "--out", str(tmp_path)]) == 1
+    assert "loss.png: not a regular file" in capsys.readouterr().err
+    assert (tmp_path / "model.json").read_text() == "mine"
+
+    from micrograd import io
+
+    real = io._temporary
+
+    def fail_on_loss(name, target, old, data):
+        if name.endswith("loss.png"):
+            raise OSError(28, "No space left on device")
+        return real(name, target, old, data)
+
+    monkeypatch.setattr(io, "_temporary", fail_on_loss)
+    out = tmp_path / "new" / "out"
+    assert main(["train", "--steps", "2", "--quiet", "--out", str(out)]) == 1
+    assert "No space left" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()

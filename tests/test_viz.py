@@ -1,13 +1,17 @@
 """Drawings and the step-by-step trace: DOT rendered by the real `dot`, Mermaid's structure, the
 seed chapter's numbers, and hostile expressions on the command line."""
 
+import html
+import json
 import os
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
+import micrograd
 from micrograd import Value
 from micrograd.cli import main
 from micrograd.expr import parse_expression
@@ -52,6 +56,19 @@ def test_dot_is_deterministic_and_ordered():
 def test_dot_escapes_labels():
     x = Value(1.0, label='a{b}|"c"<d>')
     assert r"a\{b\}|\"c\"\<d\>" in to_dot(x * 2)
+
+
+@needs_dot
+def test_dot_op_names_with_backslashes_and_quotes_render():
+    """N19: an op named by hand with a trailing backslash (or a quote) stays one DOT string."""
+    a = Value(1.0, label="a\\")
+    for op in ("f\\", 'g"', "\\n"):
+        out = Value(2.0, (a,), op)
+        out._backward = lambda: None
+        svg = subprocess.run(
+            [DOT, "-Tsvg"], input=to_dot(out).encode(), capture_output=True, check=True
+        ).stdout
+        assert html.escape(op, quote=False).encode() in svg
 
 
 @needs_dot
@@ -385,8 +402,37 @@ def test_the_stepper_saves_one_file_and_shows_inline(tmp_path):
     s.save(str(tmp_path / "s.html"))
     text = (tmp_path / "s.html").read_text(encoding="utf-8")
     assert text == s.page and "下一步" in text and 'data-action="next"' in text
-    inline = s._repr_html_()
-    assert (
-        inline.startswith("<iframe srcdoc=") and "&lt;script&gt;" not in inline.split("srcdoc=")[0]
-    )
     assert s.frames == 1 + 1 + 2  # start, then tanh's one input, then * 's two
+
+
+HOSTILE = "</script><script>document.title='pwned'</script><!--<script>\u2028&amp;"
+
+
+def _srcdoc(inline: str) -> str:
+    """The page inside a notebook's iframe, as the browser decodes the attribute."""
+    m = re.fullmatch(
+        r'<iframe sandbox="allow-scripts" srcdoc="([^"]*)" style="[^"]*"></iframe>', inline
+    )
+    assert m, inline[:200]
+    return html.unescape(m.group(1))
+
+
+def test_hostile_names_stay_text_in_the_stepper_page():
+    """N2, N22: a label, a parameter name or an op name holding markup cannot end the page's
+    script; the notebook's iframe is sandboxed (scripts, but not the notebook's origin)."""
+    from micrograd.viz import stepper
+
+    x = Value(2.0, label=HOSTILE)
+    w = Value(-1.0)
+    out = Value(x.data * w.data, (x, w), HOSTILE)
+    out._backward = lambda: None
+    s = stepper(x * w + out, params=[(HOSTILE, w)])
+    template = (Path(micrograd.__file__).parent / "pages" / "stepper.html").read_text("utf-8")
+    for page in (s.page, _srcdoc(s._repr_html_())):
+        assert page.lower().count("</script") == template.lower().count("</script") == 1
+        assert "<!--<script>" not in page and "\u2028" not in page
+        data = json.loads(re.search(r"const D = (.*);\n", page).group(1))
+        boxes = [n["name"] for n in data["nodes"] if n["kind"] != "op"]
+        ops = [n["name"] for n in data["nodes"] if n["kind"] == "op"]
+        assert HOSTILE in boxes and any(HOSTILE in b and b != HOSTILE for b in boxes)
+        assert HOSTILE in ops

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from micrograd import __version__
 from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
-from micrograd.io import atomic_write
+from micrograd.io import atomic_write, check_target, write_files
 from micrograd.messages import LANGUAGES, language
 from micrograd.messages import text as say
 from micrograd.viz import MAX_NODES, explain, fmt_number, stepper, to_dot, to_mermaid
@@ -67,6 +67,7 @@ DEFAULTS = {
     "points": {"hidden": [16, 16], "optimizer": "sgd", "steps": 200, "batch_size": None},
     "images": {"hidden": [64], "optimizer": "adam", "steps": 300, "batch_size": 128},
 }
+OUTPUTS = ("model.json", "decision_boundary.png", "confusion.png", "misclassified.png", "loss.png")
 MONITOR = 2000  # the train accuracy of each step is measured on at most this many images
 
 
@@ -168,9 +169,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
                 clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
             )
         files["loss.png"] = plot.loss_curve(history)
-    os.makedirs(args.out, exist_ok=True)
-    for name, data in files.items():
-        atomic_write(os.path.join(args.out, name), data)
+    _write_out_folder(args.out, files)
     written = list(files)
     if not args.quiet:
         print(
@@ -219,6 +218,25 @@ def _check_out_folder(folder: str) -> None:
         parent = os.path.dirname(parent)
     if not os.access(parent, os.W_OK):
         raise OSError(f"--out {folder}: no permission to write there")
+    for name in OUTPUTS:  # a file there that would be refused is refused now
+        path = os.path.join(folder, name)
+        if os.path.lexists(path):
+            check_target(path)
+
+
+def _write_out_folder(folder: str, files: dict[str, bytes]) -> None:
+    """Write the results into `folder`, all or none (micrograd.io.write_files); a folder made for
+    them is removed again if they could not be written."""
+    made, parent = None, os.path.abspath(folder)
+    while not os.path.exists(parent):  # the outermost folder that makedirs will create
+        made, parent = parent, os.path.dirname(parent)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        write_files({os.path.join(folder, name): data for name, data in files.items()})
+    except BaseException:
+        if made:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
 
 
 def _progress(total: int, quiet: bool) -> Any:

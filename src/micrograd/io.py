@@ -9,6 +9,7 @@ import errno
 import json
 import math
 import os
+import secrets
 import stat
 import sys
 from typing import Any
@@ -34,47 +35,107 @@ def atomic_write(path: str | bytes | os.PathLike[Any], data: bytes) -> None:
     """Write `data` to `path` so that a crash leaves the old file or the new one, never a mix.
 
     `-` is standard output. A symlink is written through: its target is replaced and the link
-    stays. A FIFO, a device, a directory or anything under /dev is refused (ValueError), and so is
-    a file without any write permission (PermissionError), as `open(path, "w")` would for its
-    owner. A new file gets the usual mode (0o666 less the umask, which is never changed); a
-    replaced one keeps its mode."""
+    stays. Refused, with nothing changed: a FIFO, a device, a directory or anything under /proc
+    (ValueError); a file with a second hard link, whose other names would keep the old contents
+    (ValueError); a file without any write permission, or owned by another user when this process
+    cannot give the new file that owner (PermissionError), as `open(path, "w")` would refuse it.
+    A new file gets the usual mode (0o666 less the umask, which is never changed); a replaced one
+    keeps its mode, owner and group."""
     name = os.fsdecode(path)
     if name == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
+    write_files({name: data})
+
+
+def write_files(files: dict[str, bytes]) -> None:
+    """Write several files as atomic_write does, all or none: each is written to a temporary
+    file beside its target first, and only when every one is complete are they renamed into
+    place; if any fails, the targets are as they were and no temporary file is left."""
+    checked = [(check_target(name), data) for name, data in files.items()]
+    written: list[tuple[str, str]] = []
+    try:
+        for (name, target, old), data in checked:
+            written.append((_temporary(name, target, old, data), target))
+        for tmp, target in written:
+            os.replace(tmp, target)  # atomic on POSIX
+    except BaseException:
+        for tmp, _ in written:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
+    for folder in dict.fromkeys(os.path.dirname(target) for _, target in written):
+        _fsync_folder(folder)  # so that the renames themselves survive a power cut
+
+
+def check_target(name: str) -> tuple[str, str, os.stat_result | None]:
+    """(name, the file a write to `name` replaces, through symlinks, and its status), or the
+    error that atomic_write would refuse it with."""
     target = os.path.realpath(name)
-    for where in (os.path.abspath(name), target):  # /dev/stdout links on to a file or a pipe
-        if where.startswith(("/dev/", "/proc/")):
-            raise ValueError(
-                f"{name}: refusing to replace {where}; give a file, or '-' for standard output"
-            )
+    # /dev/stdout, /dev/fd/N and /proc/self/fd/N name a process's open files (a terminal, a pipe,
+    # a file a shell redirected): not files to replace. /dev/shm is a folder like any other.
+    given = os.path.abspath(name)
+    linked_out = given.startswith("/dev/") and not target.startswith("/dev/")
+    if linked_out or given.startswith("/proc/") or target.startswith("/proc/"):
+        raise ValueError(
+            f"{name}: refusing to replace {target}; give a file, or '-' for standard output"
+        )
     try:
         old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         old = None
-    if old is not None and not stat.S_ISREG(old.st_mode):
+    if old is None:
+        return name, target, old
+    if not stat.S_ISREG(old.st_mode):
         raise ValueError(f"{name}: not a regular file (a directory, FIFO or device); not written")
-    if old is not None and not old.st_mode & 0o222:
+    if not old.st_mode & 0o222:
         raise PermissionError(errno.EACCES, "read-only file; not replaced", name)
-    tmp = f"{target}.{os.getpid()}.{id(data):x}.tmp"  # in the target's folder, for the rename
+    if old.st_nlink > 1:
+        raise ValueError(
+            f"{name}: has {old.st_nlink} hard links, and replacing it would leave the other names "
+            "with the old contents; not written (remove the other links, or write elsewhere)"
+        )
+    if old.st_uid != os.geteuid() and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "another user's file; not replaced", name)
+    return name, target, old
+
+
+def _temporary(name: str, target: str, old: os.stat_result | None, data: bytes) -> str:
+    """A complete copy of `data` in a new file beside `target` (for the rename), with the mode,
+    owner and group of the file it replaces. A short name: the target's may be at the limit."""
+    tmp = os.path.join(os.path.dirname(target), f".micrograd-{secrets.token_hex(6)}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
     except OSError as e:
         raise type(e)(e.errno, f"cannot write into the folder of {name}: {e.strerror}") from None
     try:
-        if old is not None:
-            os.fchmod(fd, stat.S_IMODE(old.st_mode))
         with os.fdopen(fd, "wb") as f:
+            if old is not None:
+                os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode))
+                _keep_owner(f.fileno(), name, old)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, target)  # atomic on POSIX
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.unlink(tmp)
         raise
-    _fsync_folder(os.path.dirname(target))  # so that the rename itself survives a power cut
+    return tmp
+
+
+def _keep_owner(fd: int, name: str, old: os.stat_result) -> None:
+    """Give the new file the old one's owner and group; refuse to take another user's file."""
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) == (old.st_uid, old.st_gid):
+        return
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except PermissionError:
+        if mine.st_uid != old.st_uid:  # the file would change hands: open() would not do that
+            raise PermissionError(
+                errno.EPERM, "another user's file, which would become yours; not replaced", name
+            ) from None
+        # only the group differs, and this user is not in it: the file keeps this user's group
 
 
 def _fsync_folder(folder: str) -> None:

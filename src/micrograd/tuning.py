@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -38,16 +39,31 @@ def _mallopt(param: int, value: int) -> bool:
     return bool(mallopt(param, value))
 
 
+# The settings are the process's, but blocks may overlap (fit() in two threads, two playground
+# runs): the first block in tunes, the last one out puts back what was there before the first.
+_lock = threading.Lock()
+_inside = 0
+_before: tuple[tuple[int, int, int], bool] = ((700, 10, 10), False)
+
+
 @contextmanager
 def tuned() -> Iterator[None]:
     """Inside the block: full garbage collections 10x rarer and glibc's heap padding at 16 MB;
-    both are put back as they were (padding: glibc's default) when the block ends."""
-    before = gc.get_threshold()
-    gc.set_threshold(before[0], before[1], max(before[2], TUNED_GC_THRESHOLD2))
-    padded = _mallopt(M_TOP_PAD, TUNED_TOP_PAD)
+    both are put back as they were (padding: glibc's default) when the last block open ends."""
+    global _inside, _before
+    with _lock:
+        if _inside == 0:
+            threshold = gc.get_threshold()
+            gc.set_threshold(threshold[0], threshold[1], max(threshold[2], TUNED_GC_THRESHOLD2))
+            _before = threshold, _mallopt(M_TOP_PAD, TUNED_TOP_PAD)
+        _inside += 1
     try:
         yield
     finally:
-        gc.set_threshold(*before)
-        if padded:
-            _mallopt(M_TOP_PAD, DEFAULT_TOP_PAD)
+        with _lock:
+            _inside -= 1
+            if _inside == 0:
+                threshold, padded = _before
+                gc.set_threshold(*threshold)
+                if padded:
+                    _mallopt(M_TOP_PAD, DEFAULT_TOP_PAD)

@@ -192,8 +192,9 @@ def to_dot(
         lines.append(
             f"  {ident} [{attrs(shape='record', label=_record(text), **_DOT_STYLE[kind])}];"
         )
-    for ident, op in d.ops:
-        lines.append(f"  {ident} [{attrs(shape='circle', label=op, **_OP_STYLE)}];")
+    for ident, op in d.ops:  # an op name is plain text: its backslashes are not DOT escapes
+        label = op.replace("\\", "\\\\")
+        lines.append(f"  {ident} [{attrs(shape='circle', label=label, **_OP_STYLE)}];")
     for a, b, label in d.edges:
         lines.append(f"  {a} -> {b}{f' [label={label}]' if label else ''};")
     lines.append(f'  subgraph cluster_legend {{ label="{say("legend", d.lang)}"; fontsize=10;')
@@ -467,9 +468,11 @@ class Stepper:
         self.frames = frames  # steps after the first: the slider goes from 0 to frames
 
     def _repr_html_(self) -> str:
-        # in an iframe, so that several steppers in one notebook keep their own page and keys
+        # In an iframe, so that several steppers in one notebook keep their own page and keys.
+        # sandbox="allow-scripts" without allow-same-origin: a srcdoc frame would otherwise share
+        # the notebook's origin, and any script in it could reach the notebook and its kernel.
         return (
-            f'<iframe srcdoc="{html.escape(self.page, quote=True)}" '
+            f'<iframe sandbox="allow-scripts" srcdoc="{html.escape(self.page, quote=True)}" '
             'style="width:100%;height:560px;border:1px solid #ddd"></iframe>'
         )
 
@@ -514,8 +517,7 @@ def stepper(
         "words": {k: MESSAGES[ex.lang][k] for k in ("prev", "next", "play", "pause", "step_of")},
         "lang": ex.lang,
     }
-    page = _template("stepper.html").replace("/*DATA*/null", json.dumps(data, ensure_ascii=False))
-    return Stepper(page, len(frames) - 1)
+    return Stepper(page_with_data("stepper.html", data), len(frames) - 1)
 
 
 def _grad_text(x: Any) -> str:
@@ -523,8 +525,23 @@ def _grad_text(x: Any) -> str:
     return repr(float(x))
 
 
-def _template(name: str) -> str:
-    return resources.files("micrograd").joinpath(f"pages/{name}").read_text(encoding="utf-8")
+# In a <script>, the HTML parser ends the script at "</script" and starts a comment at "<!--" before
+# JavaScript sees a string, and U+2028/U+2029 end lines in old JavaScript: written as \u escapes,
+# these are the same JSON to JavaScript and no markup to HTML, whatever a label or a name contains.
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def script_json(data: Any) -> str:
+    """`data` as JSON that is safe inside an HTML <script> element."""
+    return json.dumps(data, ensure_ascii=False).translate(_SCRIPT_ESCAPES)
+
+
+def page_with_data(name: str, data: Any) -> str:
+    """The page `name` of micrograd/pages with `data` in place of its /*DATA*/null."""
+    template = resources.files("micrograd").joinpath(f"pages/{name}").read_text(encoding="utf-8")
+    return template.replace("/*DATA*/null", script_json(data))
 
 
 def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set[Value]) -> Any:
