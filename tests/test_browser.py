@@ -218,13 +218,10 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
     record_property("playground first frame", f"{first_frame:.2f} s")
     assert browser.find_element(By.ID, "data").get_attribute("value") == "moons"
     browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').click()
-    losses = []
     deadline = time.time() + 90
     while True:
         step = int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text)
-        loss, acc = metric(browser, "loss"), metric(browser, "accuracy")
-        if loss is not None:
-            losses.append(loss)
+        acc = metric(browser, "accuracy")
         if acc is not None and acc > 0.9:
             break
         assert step <= 300, f"accuracy {acc} after {step} steps"
@@ -232,11 +229,14 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
         time.sleep(0.1)
     record_property("playground steps to 90%", str(step))
     browser.find_element(By.CSS_SELECTOR, '[data-action="pause"]').click()
-    time.sleep(0.5)
+    deadline = time.time() + 30
+    while not browser.execute_script("return window.micrograd.idle"):  # the last request done
+        assert time.time() < deadline
+        time.sleep(0.05)
     paused_at = int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text)
-    time.sleep(0.5)
-    assert int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text) == paused_at
-    assert losses[-1] < losses[0]
+    # N20: the whole loss curve, as the page holds it, not the values a poll happened to see
+    losses = browser.execute_script("return window.micrograd.losses")
+    assert len(losses) == paused_at >= 2 and losses[-1] < losses[0]
     browser.find_element(By.CSS_SELECTOR, '[data-action="step"]').click()
     deadline = time.time() + 10
     while int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text) != paused_at + 1:
@@ -296,3 +296,125 @@ def test_screenshots_are_pictures(tmp_path):
         with open(path, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
         assert os.path.getsize(path) > 10_000
+
+
+HOSTILE_PAGE = """<!DOCTYPE html><html><head><title>hostile</title></head><body><script>
+(async () => {
+  let sent = 0;
+  for (let i = 0; i < 20; i++) {
+    for (const type of ["text/plain", "application/json"]) {
+      try {
+        await fetch("TARGET" + "api/runs", {method: "POST", mode: "no-cors",
+                                            headers: {"Content-Type": type}, body: '{"hidden": [2]}'});
+      } catch (e) {}
+      sent++;
+    }
+  }
+  document.title = "done " + sent;
+})();
+</script><iframe id="framed" src="TARGET"></iframe></body></html>"""
+
+
+def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path):
+    """N1, N3: a page on another local port and a file:// page send 40 POSTs each to the
+    playground (simple text/plain ones and JSON ones); none makes a run. Neither can show the
+    playground in a frame."""
+    import http.server
+
+    pytest.importorskip("numpy")
+    from micrograd.playground import Server
+
+    srv = Server(0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    target = f"http://127.0.0.1:{srv.server_address[1]}/"
+    (tmp_path / "hostile.html").write_text(HOSTILE_PAGE.replace("TARGET", target))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=str(tmp_path), **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        for page in (
+            f"http://127.0.0.1:{other.server_address[1]}/hostile.html",
+            (tmp_path / "hostile.html").as_uri(),
+        ):
+            browser.get(page)
+            deadline = time.time() + 60
+            while browser.title != "done 40":
+                assert time.time() < deadline, browser.title
+                time.sleep(0.05)
+            assert srv.playground.runs == {}, page
+            browser.switch_to.frame(browser.find_element("id", "framed"))
+            try:
+                assert browser.execute_script("return window.micrograd === undefined")
+            finally:
+                browser.switch_to.default_content()
+    finally:
+        other.shutdown()
+        other.server_close()
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_hostile_names_are_shown_not_run(browser, tmp_path):
+    """N2: a label, a parameter name and an op name holding </script> and markup are shown as
+    text in the stepper, saved and in a notebook's iframe; no script of theirs runs, and the
+    notebook page around the iframe is out of its reach."""
+    hostile = "</script><script>window.pwned = 1; parent.document.title = 'pwned'</script><!--"
+    x = Value(2.0, label=hostile)
+    w = Value(-1.0)
+    made = Value(x.data + 1.0, (x,), "<img src=x onerror=window.pwned=2>")
+    made._backward = lambda: None
+    s = stepper(x * w + made, params=[(hostile + "w", w)])
+    saved = tmp_path / "s.html"
+    s.save(str(saved))
+    browser.get(saved.as_uri())
+    browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+    assert browser.execute_script("return window.pwned") is None
+    assert hostile in grads_shown(browser)
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(
+        "<!DOCTYPE html><html><head><title>notebook</title></head><body>"
+        + s._repr_html_()
+        + "</body></html>"
+    )
+    browser.get(notebook.as_uri())
+    frame = browser.find_element("tag name", "iframe")
+    browser.switch_to.frame(frame)
+    try:
+        deadline = time.time() + 30
+        while not browser.execute_script("return !!window.micrograd"):  # the page's own script
+            assert time.time() < deadline
+            time.sleep(0.05)
+        assert browser.execute_script("return window.pwned") is None
+    finally:
+        browser.switch_to.default_content()
+    assert browser.title == "notebook"
+
+
+def test_a_long_play_keeps_the_page_alive(browser, playground):
+    """N10: after 150,000 steps of history (about 40 minutes of play) the page still steps and
+    draws: the curve keeps at most 2,000 points and the largest loss is kept as it comes."""
+    browser.get(playground)
+    deadline = time.time() + 30
+    while not browser.execute_script(
+        "return !!(window.micrograd.run && window.micrograd.run.grid)"
+    ):
+        assert time.time() < deadline
+        time.sleep(0.05)
+    browser.execute_script(
+        "const n = 150000; record(Array.from({length: n}, (_, i) => 1 + 1 / (i + 1)),"
+        " Array.from({length: n}, () => 0.5));"
+    )
+    browser.execute_script("window.micrograd.step(1)")
+    deadline = time.time() + 30
+    while browser.find_element("css selector", '[data-metric="step"]').text != "1":
+        assert time.time() < deadline
+        time.sleep(0.05)
+    assert browser.find_element("id", "error").text == ""
+    assert 1000 <= len(browser.execute_script("return window.micrograd.losses")) <= 2000

@@ -25,11 +25,22 @@ def server():
     srv.server_close()
 
 
+def page_headers(srv):
+    """What the playground's own page sends with a POST."""
+    return {
+        "Content-Type": "application/json",
+        "X-Micrograd-Token": srv.playground.token,
+        "Origin": f"http://127.0.0.1:{srv.server_address[1]}",
+    }
+
+
 def request(srv, method, path, body=None, headers=None, raw=None):
-    """(status, decoded JSON or text) of one request to the server."""
+    """(status, decoded JSON or text) of one request to the server; a POST is sent as the page
+    sends it, with `headers` added (None removes one)."""
     conn = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=60)
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    conn.request(method, path, body=data, headers=headers or {})
+    sent = {**(page_headers(srv) if method == "POST" else {}), **(headers or {})}
+    conn.request(method, path, body=data, headers={k: v for k, v in sent.items() if v is not None})
     r = conn.getresponse()
     text = r.read().decode()
     conn.close()
@@ -86,7 +97,9 @@ def test_the_numbers_are_micrograds_own():
         ("GET", "/api/runs", None, 405, "use POST"),
         ("GET", "/api/runs/0123456789abcdef", None, 404, "no run"),
         ("GET", "/../../etc/passwd", None, 404, "no such page"),
-        ("DELETE", "/", None, 405, "use GET"),
+        ("DELETE", "/", None, 405, "not allowed"),
+        ("OPTIONS", "/api/runs", None, 405, "not allowed"),
+        ("PATCH", "/api/runs", None, 405, "not allowed"),
     ],
 )
 def test_bad_requests_get_a_4xx_with_a_message(server, method, path, body, status, words):
@@ -173,3 +186,190 @@ def test_ctrl_c_stops_the_command_cleanly():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "stopped" in out and "Traceback" not in err
+
+
+def test_requests_from_other_pages_are_refused_and_change_nothing(server):
+    """N1: a POST from another origin (another local port, a file:// page), a cross-site fetch, a
+    text/plain "simple" request or one without the page's token is a 403, and makes no run."""
+    own = page_headers(server)
+    for headers in (
+        {"Origin": "http://127.0.0.1:1"},
+        {"Origin": "null"},  # a file:// page or a sandboxed frame
+        {"Origin": "http://evil.example"},
+        {"Origin": None, "Sec-Fetch-Site": "cross-site"},
+        {"Origin": None, "Sec-Fetch-Site": "same-site"},
+        {"Content-Type": "text/plain"},
+        {"Content-Type": None},
+        {"X-Micrograd-Token": None},
+        {"X-Micrograd-Token": own["X-Micrograd-Token"][:-1] + "x"},
+    ):
+        status, answer = request(server, "POST", "/api/runs", {"hidden": [2]}, headers)
+        assert status == 403, headers
+        assert server.playground.runs == {}
+    _, s = request(server, "POST", "/api/runs", {"hidden": [2]})
+    status, _ = request(server, "POST", f"/api/runs/{s['id']}/step", {}, {"Origin": "null"})
+    assert status == 403 and request(server, "GET", f"/api/runs/{s['id']}")[1]["step"] == 0
+    # the page itself (same origin, or no Origin as some browsers send) is let in
+    assert request(server, "POST", f"/api/runs/{s['id']}/step", {}, {"Origin": None})[0] == 200
+
+
+def test_pages_cannot_be_framed_and_run_only_their_own_script(server):
+    """N3: every answer forbids framing; the HTML pages allow only their own inline script."""
+    import base64
+    import hashlib
+    import re
+
+    _, s = request(server, "POST", "/api/runs", {"hidden": [2]})
+    for path in ("/", f"/api/runs/{s['id']}/stepper?i=0", f"/api/runs/{s['id']}"):
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=60)
+        conn.request("GET", path)
+        r = conn.getresponse()
+        page = r.read()
+        conn.close()
+        policy = r.getheader("Content-Security-Policy")
+        assert r.status == 200 and r.getheader("X-Frame-Options") == "DENY"
+        assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+        scripts = re.findall(rb"<script>(.*?)</script>", page, re.DOTALL)
+        allowed = re.search(r"script-src ([^;]*)", policy).group(1).split()
+        expected = [
+            "'sha256-" + base64.b64encode(hashlib.sha256(x).digest()).decode() + "'"
+            for x in scripts
+        ]
+        assert allowed == (expected or ["'none'"])
+
+
+def test_a_diverging_run_is_a_409_and_stays_readable(server):
+    """N13: a run whose loss becomes nan or inf answers 409 with a sentence, not a 500, and its
+    state can still be read (nan parameters as null)."""
+    config = {"optimizer": "sgd", "lr": 10, "activation": "linear", "hidden": [32, 32, 32, 32]}
+    _, s = request(server, "POST", "/api/runs", config)
+    status, answer = request(server, "POST", f"/api/runs/{s['id']}/step", {"steps": 20})
+    assert status == 409 and "training diverged at step" in answer["error"]
+    assert "smaller learning rate" in answer["error"] and "Error(" not in answer["error"]
+    for _ in range(2):
+        status, state = request(server, "GET", f"/api/runs/{s['id']}")
+        assert status == 200 and state["step"] >= 1
+    status, answer = request(server, "POST", f"/api/runs/{s['id']}/step", {"steps": 1})
+    assert status == 409
+
+
+def test_deeply_nested_bodies_and_head_are_4xx(server):
+    """N16: 4,000 nested arrays are a 400 (not a RecursionError's 500); HEAD is a 405 without a
+    body (not http.server's 501 page)."""
+    status, answer = request(server, "POST", "/api/runs", raw=b"[" * 4000 + b"]" * 4000)
+    assert status == 400 and "nested too deeply" in answer["error"]
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=60)
+    conn.request("HEAD", "/")
+    r = conn.getresponse()
+    assert r.status == 405 and r.getheader("Allow") == "GET, POST" and r.read() == b""
+    conn.close()
+
+
+def test_a_client_that_goes_away_prints_nothing(server, capfd, monkeypatch):
+    """N14: a tab closed while its request trains, or a browser resetting a kept-alive
+    connection, leaves no traceback in the terminal."""
+    import socket
+    import struct
+
+    from micrograd import playground
+
+    _, s = request(server, "POST", "/api/runs", {"hidden": [2]})
+    training, gone = threading.Event(), threading.Event()
+    real_train = playground.Run.train
+
+    def train(run, steps):
+        training.set()
+        assert gone.wait(60)
+        real_train(run, steps)
+
+    monkeypatch.setattr(playground.Run, "train", train)
+    finished = threading.Semaphore(0)
+    real_shutdown = server.shutdown_request
+
+    def shutdown_request(req):  # the last thing done with a connection, after any error
+        real_shutdown(req)
+        finished.release()
+
+    monkeypatch.setattr(server, "shutdown_request", shutdown_request)
+    body = json.dumps({"steps": 5}).encode()
+    head = "".join(f"{k}: {v}\r\n" for k, v in page_headers(server).items())
+    port = server.server_address[1]
+
+    def reset(sock):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+    sock = socket.create_connection(("127.0.0.1", port))  # a tab closed while it trains
+    sock.sendall(
+        f"POST /api/runs/{s['id']}/step HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{head}"
+        f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    assert training.wait(60)
+    reset(sock)
+    gone.set()
+    sock = socket.create_connection(("127.0.0.1", port))  # a kept-alive connection reset
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    sock.recv(1)
+    reset(sock)
+    for _ in range(2):
+        assert finished.acquire(timeout=60)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_idle_connections_are_closed_and_capped(monkeypatch):
+    """N11: a connection that sends nothing is closed after the handler's timeout, and past
+    MAX_CONNECTIONS open at once new ones are closed at once; the server keeps answering."""
+    import socket
+
+    from micrograd import playground
+
+    monkeypatch.setattr(playground.Handler, "timeout", 0.5)
+    monkeypatch.setattr(playground, "MAX_CONNECTIONS", 3)
+    srv = Server(0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        port = srv.server_address[1]
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+        extra = socket.create_connection(("127.0.0.1", port))
+        extra.settimeout(30)
+        assert extra.recv(1) == b""  # closed at once: the three idle ones hold every slot
+        for sock in idle:  # each idle one is closed by the server after its timeout
+            sock.settimeout(30)
+            assert sock.recv(1) == b""
+            sock.close()
+        assert request(srv, "GET", "/")[0] == 200
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_the_stepper_never_holds_the_run(server, monkeypatch):
+    """N8: while a sample's stepper page is built, the run keeps training (the page is built on a
+    copy of the model, outside the run's lock); a model too large to step through is a 422."""
+    from micrograd import playground
+
+    building, release = threading.Event(), threading.Event()
+    real = playground.stepper
+
+    def slow_stepper(*args, **kwargs):
+        building.set()
+        assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(playground, "stepper", slow_stepper)
+    _, s = request(server, "POST", "/api/runs", {"hidden": [2], "seed": 5})
+    got = {}
+    t = threading.Thread(
+        target=lambda: got.update(page=request(server, "GET", f"/api/runs/{s['id']}/stepper?i=1"))
+    )
+    t.start()
+    assert building.wait(60)
+    assert request(server, "POST", f"/api/runs/{s['id']}/step", {"steps": 3})[1]["step"] == 3
+    release.set()
+    t.join(60)
+    assert got["page"][0] == 200 and '"name": "loss"' in got["page"][1]
+    big = {"data": "spiral", "hidden": [32, 32, 32, 32]}
+    _, s = request(server, "POST", "/api/runs", big)
+    status, answer = request(server, "GET", f"/api/runs/{s['id']}/stepper?i=0")
+    assert status == 422 and "fewer or narrower layers" in answer["error"]

@@ -19,34 +19,41 @@ tabs train two runs side by side without touching each other.
 
 from __future__ import annotations
 
+import base64
+import copy
+import hashlib
+import hmac
 import json
 import math
 import random
 import re
 import secrets
+import sys
 import threading
 import webbrowser
 from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import parse_qs, urlsplit
 
 from micrograd.data import DATASETS
-from micrograd.engine import Value
+from micrograd.engine import Value, topo_order
 from micrograd.messages import MESSAGES, language
 from micrograd.nn import ACTIVATIONS, MLP
 from micrograd.optim import SGD, Adam
 from micrograd.train import Classifier
 from micrograd.tuning import tuned
-from micrograd.viz import stepper
+from micrograd.viz import page_with_data, stepper
 
 POINTS = 200  # per data set
 GRID = 40  # the decision boundary is drawn from GRID x GRID predictions
 MAX_RUNS = 16  # the oldest run is forgotten beyond this
 MAX_BODY = 10_000  # bytes
 MAX_STEPS = 100  # per request
+MAX_STEPPER_NODES = 3000  # a sample's backward pass larger than this is not stepped through
+MAX_CONNECTIONS = 64  # open at once; beyond, new ones are closed at once (never out of files)
+IDLE_SECONDS = 30  # a connection that sends nothing for this long is closed
 LIMITS = {"layers": 4, "width": 32}
 _weights = threading.Lock()  # runs made at once by two requests draw their weights in turn
 
@@ -86,7 +93,8 @@ class Run:
         self.box = (min(x0) - pad, max(x0) + pad, min(x1) - pad, max(x1) + pad)
 
     def train(self, steps: int) -> None:
-        """Take `steps` optimizer steps on minibatches (or the whole set)."""
+        """Take `steps` optimizer steps on minibatches (or the whole set); a 409 if the loss stops
+        being a number (the run stays readable: its state shows where it went)."""
         rows = self.clf.rows(self.X, self.y)
         batch = self.config["batch"]
         with tuned():
@@ -95,17 +103,22 @@ class Run:
                     picked = [rows[i] for i in self.rng.sample(range(len(rows)), batch)]
                 else:
                     picked = rows
-                loss = self.clf.loss_and_grad(picked)
+                try:
+                    loss = self.clf.loss_and_grad(picked)
+                except FloatingPointError:  # the fast path's word for a nan or inf loss
+                    loss = math.nan
                 if not math.isfinite(loss):
-                    raise BadRequest(
-                        f"training diverged at step {self.step + 1} (the loss is {loss}); "
-                        "reset with a smaller learning rate",
-                        HTTPStatus.CONFLICT,
-                    )
+                    raise _diverged(self.step + 1, f"the loss is {loss}")
                 self.optimizer.step()
                 self.step += 1
                 self.losses.append(loss)
-                self.accuracies.append(self.clf.accuracy(self.X, self.y))
+                try:
+                    self.accuracies.append(self.clf.accuracy(self.X, self.y))
+                except FloatingPointError:  # the step made the parameters inf or nan
+                    self.accuracies.append(math.nan)
+                    raise _diverged(
+                        self.step, "the model's outputs are no longer numbers"
+                    ) from None
 
     def state(self, since: int = 0) -> dict[str, Any]:
         """What the page draws: the step, the curves from step `since`, the boundary and the
@@ -116,7 +129,10 @@ class Run:
             for j in range(GRID)
             for i in range(GRID)
         ]
-        scores = self.clf.scores(grid)
+        try:
+            scores = self.clf.scores(grid)
+        except FloatingPointError:  # parameters that are no longer numbers: nothing to draw
+            scores = []
         if self.clf.binary:
             cells = [[int(s[0] > 0), min(1.0, abs(s[0]))] for s in scores]
         else:
@@ -135,28 +151,45 @@ class Run:
         ]
         return {
             "step": self.step,
-            "loss": self.losses[-1] if self.losses else None,
-            "accuracy": self.accuracies[-1] if self.accuracies else None,
+            "loss": _number(self.losses[-1]) if self.losses else None,
+            "accuracy": _number(self.accuracies[-1]) if self.accuracies else None,
             "since": since,
-            "losses": self.losses[since:],
-            "accuracies": self.accuracies[since:],
+            "losses": [_number(x) for x in self.losses[since:]],
+            "accuracies": [_number(x) for x in self.accuracies[since:]],
             "grid": {"n": GRID, "box": self.box, "cells": cells},
             "params": params,
         }
 
-    def sample_stepper(self, i: int, lang: str) -> str:
-        """The stepper page of sample i's loss, built with Values (the eager engine)."""
+    def snapshot(self) -> Classifier:
+        """A copy of the model as it is now, to read without holding the run's lock."""
+        return Classifier(copy.deepcopy(self.model), self.clf.classes)
+
+    def sample_stepper(self, i: int, lang: str, clf: Classifier) -> str:
+        """The stepper page of sample i's loss under the model `clf` (a snapshot), built with
+        Values (the eager engine); a 422 for a graph too large to step through."""
         if not 0 <= i < len(self.X):
             raise BadRequest(
                 f"no sample {i}: the data set has {len(self.X)} points (0..{len(self.X) - 1})"
             )
-        row = self.clf.rows([self.X[i]], [self.y[i]])[0]
-        names = ["x1", "x2"] + (
-            ["y"] if self.clf.binary else [f"y{k}" for k in range(len(row) - 2)]
-        )
-        loss = self.clf.sample_loss(*(Value(v, label=n) for v, n in zip(row, names)))
+        row = clf.rows([self.X[i]], [self.y[i]])[0]
+        names = ["x1", "x2"] + (["y"] if clf.binary else [f"y{k}" for k in range(len(row) - 2)])
+        loss = clf.sample_loss(*(Value(v, label=n) for v, n in zip(row, names)))
         loss.label = "loss"
-        return stepper(loss, params=self.model, lang=lang, max_nodes=None).page
+        size = len(topo_order(loss))
+        if size > MAX_STEPPER_NODES:
+            raise BadRequest(
+                f"the backward pass of one sample of this model has {size} Values, more than the "
+                f"stepper shows ({MAX_STEPPER_NODES}): reset with fewer or narrower layers",
+                HTTPStatus.UNPROCESSABLE_ENTITY,
+            )
+        return stepper(loss, params=clf.model, lang=lang, max_nodes=None).page
+
+
+def _diverged(step: int, why: str) -> BadRequest:
+    return BadRequest(
+        f"training diverged at step {step} ({why}); reset with a smaller learning rate",
+        HTTPStatus.CONFLICT,
+    )
 
 
 def checked_config(config: Any) -> dict[str, Any]:
@@ -208,6 +241,9 @@ class Playground:
         self.lang = language(lang)
         self.runs: OrderedDict[str, Run] = OrderedDict()
         self.lock = threading.Lock()
+        # Sent back by the page with every request that changes something: only a page this
+        # server gave out knows it (another page cannot read this one: same-origin policy).
+        self.token = secrets.token_urlsafe(16)
 
     def create(self, config: Any) -> tuple[str, Run]:
         """A new run and its id."""
@@ -240,9 +276,9 @@ class Playground:
             "lang": self.lang,
             "limits": LIMITS,
             "points": POINTS,
+            "token": self.token,
         }
-        page = resources.files("micrograd").joinpath("pages/playground.html").read_text("utf-8")
-        return page.replace("/*DATA*/null", json.dumps(data, ensure_ascii=False))
+        return page_with_data("playground.html", data)
 
 
 RUN_PATH = re.compile(r"^/api/runs/([0-9a-f]{16})(/step|/stepper)?$")
@@ -253,6 +289,7 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Server
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_SECONDS  # a half-sent request does not hold a thread and a socket forever
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: no line per request
         return
@@ -269,10 +306,27 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:  # noqa: N802
         self._answer("DELETE")
 
+    def do_PATCH(self) -> None:  # noqa: N802
+        self._answer("PATCH")
+
+    def do_OPTIONS(self) -> None:  # noqa: N802 - a CORS preflight: no other origin is let in
+        self._answer("OPTIONS")
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._answer("HEAD")
+
     def _answer(self, method: str) -> None:
         try:
             self._check_host()
-            body = self._body() if method == "POST" else None
+            if method not in ("GET", "POST"):
+                raise BadRequest(
+                    f"{method} is not allowed: this server answers GET and POST",
+                    HTTPStatus.METHOD_NOT_ALLOWED,
+                )
+            body = None
+            if method == "POST":
+                self._check_sender()
+                body = self._body()
             status, kind, payload = self._route(method, body)
         except BadRequest as e:
             status, kind, payload = e.status, "json", {"error": str(e)}
@@ -280,7 +334,7 @@ class Handler(BaseHTTPRequestHandler):
             status, kind, payload = HTTPStatus.INTERNAL_SERVER_ERROR, "json", {"error": repr(e)}
         if kind == "json":
             data = json.dumps(payload, allow_nan=False).encode()
-            self._send(status, "application/json", data)
+            self._send(status, "application/json", data, head=method == "HEAD")
         else:
             self._send(status, "text/html; charset=utf-8", payload.encode())
 
@@ -319,8 +373,9 @@ class Handler(BaseHTTPRequestHandler):
             lang = query.get("lang", [pg.lang])[0]
             if lang not in MESSAGES:
                 raise BadRequest(f"lang must be one of {sorted(MESSAGES)}, got {lang!r}")
-            with run.lock:
-                return HTTPStatus.OK, "html", run.sample_stepper(i, lang)
+            with run.lock:  # a copy: the page is built while the run goes on training
+                clf = run.snapshot()
+            return HTTPStatus.OK, "html", run.sample_stepper(i, lang, clf)
         with run.lock:
             return (
                 HTTPStatus.OK,
@@ -342,6 +397,28 @@ class Handler(BaseHTTPRequestHandler):
                 HTTPStatus.FORBIDDEN,
             )
 
+    def _check_sender(self) -> None:
+        """Refuse (403) a request that changes something unless it comes from this server's own
+        page: a page elsewhere (another local port, a file://) can send a "simple" cross-origin
+        POST that the browser does not ask about first. JSON bodies and the page's token make
+        the browser ask (a preflight), and this server never says yes."""
+        origin = self.headers.get("Origin")
+        own = f"http://{self.headers.get('Host')}"
+        if origin is not None and origin != own:
+            self._refuse(f"requests from {origin!r} are refused: only this server's page")
+        if self.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            self._refuse("cross-site requests are refused: only this server's page")
+        kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            self._refuse(f"the body must be sent as application/json, not {kind or 'nothing'!r}")
+        token = self.headers.get("X-Micrograd-Token") or ""
+        if not hmac.compare_digest(token.encode(), self.server.playground.token.encode()):
+            self._refuse("the page's token is missing or wrong: reload the playground page")
+
+    def _refuse(self, message: str) -> NoReturn:
+        self.close_connection = True  # the body is not read: do not reuse the connection
+        raise BadRequest(message, HTTPStatus.FORBIDDEN)
+
     def _body(self) -> Any:
         try:
             length = int(self.headers.get("Content-Length") or 0)
@@ -357,15 +434,44 @@ class Handler(BaseHTTPRequestHandler):
             return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError) as e:
             raise BadRequest(f"the body is not valid JSON: {e}") from None
+        except RecursionError:
+            raise BadRequest("the body is not valid JSON: nested too deeply") from None
 
-    def _send(self, status: HTTPStatus, kind: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.end_headers()
-        self.wfile.write(data)
+    def _send(self, status: HTTPStatus, kind: str, data: bytes, head: bool = False) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            # no other page may frame these pages (clickjacking) or run other scripts in them
+            self.send_header("X-Frame-Options", "DENY")
+            self.send_header("Content-Security-Policy", _policy(data if kind != "json" else b""))
+            if status == HTTPStatus.METHOD_NOT_ALLOWED:
+                self.send_header("Allow", "GET, POST")
+            self.end_headers()
+            if not head:
+                self.wfile.write(data)
+        except ConnectionError:  # the tab went away before the answer: nothing to tell it
+            self.close_connection = True
+
+
+_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def _policy(page: bytes) -> str:
+    """The Content-Security-Policy of an answer: nothing from elsewhere, no framing, and only
+    the page's own inline scripts (by their hashes), so text that slipped into the page as
+    markup still could not run."""
+    scripts = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(m).digest()).decode() + "'"
+        for m in _SCRIPT.findall(page)
+    )
+    return (
+        f"default-src 'none'; script-src {scripts or chr(39) + 'none' + chr(39)}; "
+        "style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    )
 
 
 def _no_constant(name: str) -> None:
@@ -392,6 +498,27 @@ class Server(ThreadingHTTPServer):
     def __init__(self, port: int, lang: str | None = None) -> None:
         super().__init__(("127.0.0.1", port), Handler)
         self.playground = Playground(lang)
+        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # Past MAX_CONNECTIONS open ones, a new connection is closed at once: the process never
+        # runs out of file descriptors (where accept() fails in a busy loop).
+        if not self.connections.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser that closes a tab or quits resets its connections: not worth a traceback in
+        # the user's terminal. Anything else is a bug, and is printed as usual.
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
 
 
 def serve(port: int = 8000, open_browser: bool = True, lang: str | None = None) -> int:

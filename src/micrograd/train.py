@@ -65,7 +65,7 @@ class Classifier:
 
     def trainer(self) -> FastTrainer:
         """The array trainer behind the fast path, its parameter array refreshed from the model's
-        Values; made again when the model changed since (redteam W4)."""
+        Values; made again when the model changed since."""
         if self._trainer is None or self._trainer.model is not self.model:
             self._trainer = FastTrainer(self)
         trainer = self._trainer
@@ -191,9 +191,10 @@ def fit(
     monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
 ) -> list[tuple[float, float]]:
     """Train for `steps` steps on (X, y), full batch or random minibatches; returns (loss, train
-    accuracy) per step. `on_step(step, loss, accuracy)` is called after each step. On the fast path
-    the parameters live in an array while training (FastTrainer) and the model's Values get the
-    numbers when fit returns. The accuracy of each step is measured on `monitor` (X, y), by
+    accuracy) per step. `on_step(step, loss, accuracy)` is called after each step, with the model
+    as trained so far (it may save it or ask the Classifier anything). On the fast path the
+    parameters live in an array while training (FastTrainer) and the model's Values get the numbers
+    before each on_step and when fit returns. The accuracy of each step is measured on `monitor` (X, y), by
     default the training set."""
     rng = random.Random(seed)
     history = []
@@ -223,6 +224,8 @@ def fit(
                     scheduler.step()
                 history.append((loss, acc))
                 if on_step is not None:
+                    if fast:  # the callback sees the model as trained so far, and may use it
+                        fast.sync()
                     on_step(step, loss, acc)
     finally:  # also when a step fails: the Values hold the numbers of the last full step
         if fast:

@@ -1,0 +1,44 @@
+"""micrograd.train: the Classifier and fit(), on the fast path and on the eager engine."""
+
+import random
+
+import pytest
+
+from micrograd import io
+from micrograd.data import moons
+from micrograd.nn import MLP
+from micrograd.optim import SGD
+from micrograd.train import Classifier, fit
+
+
+def _classifier(fast: bool) -> Classifier:
+    random.seed(0)
+    return Classifier(MLP(2, [8, 8, 1]), 2, fast=fast)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_on_step_sees_the_model_as_trained_so_far_and_changes_nothing(fast, tmp_path):
+    """N5: an on_step that asks the Classifier anything, or saves the model, sees the weights of
+    that step and leaves training as it would be without it."""
+    if fast:
+        pytest.importorskip("numpy")
+    X, y = moons(60, seed=0)
+    plain = _classifier(fast)
+    plain_history = fit(plain, X, y, SGD(plain.model.parameters(), lr=0.1), 30)
+    clf = _classifier(fast)
+    seen = []
+
+    def on_step(step, loss, acc):
+        seen.append((clf.accuracy(X, y), clf.predict(X[:3]), clf.scores(X[:1])))
+        if step == 28:
+            io.save(clf.model, tmp_path / "checkpoint.json")
+
+    model = clf.model
+    history = fit(clf, X, y, SGD(model.parameters(), lr=0.1), 30, on_step=on_step)
+    assert history == plain_history
+    assert [acc for acc, _, _ in seen] == [acc for _, acc in history]
+    assert history[-1][1] > 0.8
+    assert [p.data for p in model.parameters()] == [p.data for p in plain.model.parameters()]
+    checkpoint = io.load(tmp_path / "checkpoint.json")
+    before_last = Classifier(checkpoint, 2, fast=fast)
+    assert before_last.accuracy(X, y) == seen[28][0]
