@@ -219,3 +219,17 @@ def test_train_refuses_an_unwritable_result_before_training_and_writes_all_or_no
     assert main(["train", "--steps", "2", "--quiet", "--out", str(out)]) == 1
     assert "No space left" in capsys.readouterr().err
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize(
+    "expression, words",
+    [
+        ("10.0**400*a", "op '**' on (10.0, 400.0): the result is too large for a float"),
+        ("1/0*a", "op '/' on (1.0, 0.0): float division by zero"),
+    ],
+)
+def test_numbers_folded_in_an_expression_fail_in_the_engines_words(capsys, expression, words):
+    """L11: no errno tuple such as (34, 'Numerical result out of range') reaches the learner."""
+    assert main(["explain", expression, "--set", "a=1"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "(34," not in err

@@ -101,3 +101,25 @@ def test_mnist_says_what_is_wrong_with_its_files(tmp_path):
         mnist(str(tmp_path))
     with pytest.raises(ValueError, match="split must be"):
         mnist(str(tmp_path), "validation")
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_mnist_headers_that_claim_too_much_or_nothing_are_clear_errors(tmp_path, gz):
+    """N15: a 16-byte file claiming 60000 images of 65535 x 65535 pixels, or 0 images, or images
+    of 0 rows, is a ValueError naming the file, before anything of the claimed size is made."""
+    import resource
+
+    from micrograd.data import mnist
+
+    _write_idx(tmp_path / "train-labels-idx1-ubyte", (2,), [1, 2], gz)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for sizes, words in [
+        ((60000, 65535, 65535), "not MNIST images"),
+        ((60000, 1024, 1024), "cut short"),  # a size allowed, but the file holds none of it
+        ((0, 28, 28), "empty data set"),
+        ((2, 0, 28), "empty data set"),
+    ]:
+        _write_idx(tmp_path / "train-images-idx3-ubyte", sizes, [], gz)
+        with pytest.raises(ValueError, match=f"train-images-idx3-ubyte.*{words}"):
+            mnist(str(tmp_path))
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KB

@@ -383,3 +383,21 @@ def test_importing_micrograd_changes_nothing_in_the_process():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_numpy_booleans_are_numbers_as_pythons_are():
+    """L7: Value(numpy.bool_(True)) is 1.0, as Value(True) is; arrays are still refused."""
+    np = pytest.importorskip("numpy")
+    assert Value(np.bool_(True)).data == 1.0 and (Value(2.0) * np.bool_(False)).data == 0.0
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        Value(np.array([True]))
+
+
+def test_a_zero_local_derivative_passes_nothing_from_an_infinite_upstream():
+    """N6 without torch: d/dw of sqrt(relu(w*x + b)) for a dead unit is 0, not nan."""
+    w, b, x = Value(0.5), Value(-2.0), Value(1.0)
+    ((w * x + b).relu() ** 0.5).backward()
+    assert (w.grad, b.grad, x.grad) == (0.0, 0.0, 0.0)
+    x, y = Value(-2.0), Value(-1.0)
+    (x ** y.relu()).backward()
+    assert (x.grad, y.grad) == (0.0, 0.0)

@@ -68,16 +68,56 @@ def test_readme_example_matches_pytorch():
     assert b.grad == pytest.approx(tb.grad.item(), rel=1e-13)
 
 
-@pytest.mark.parametrize("base,exp", [(-2.0, 3.0), (0.0, 2.0), (2.0, 0.5), (0.0, 0.0)])
+@pytest.mark.parametrize(
+    "base,exp",
+    [(-2.0, 3.0), (0.0, 2.0), (2.0, 0.5), (0.0, 0.0), (-math.inf, 2.5), (-math.inf, -2.5)],
+)
 def test_power_edge_cases_follow_pytorch(base, exp):
+    """N7 for the infinite bases: (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0, not nan."""
     x, y = Value(base), Value(exp)
     out = x**y
+    tout = torch.tensor(base, dtype=torch.float64) ** exp
+    assert out.data == tout.item() == base**exp
+    assert (x ** Value(exp)).data == out.data
     out.backward()
     tx = torch.tensor(base, dtype=torch.float64, requires_grad=True)
     ty = torch.tensor(exp, dtype=torch.float64, requires_grad=True)
     (tx**ty).backward()
     for mine, theirs in [(x.grad, tx.grad.item()), (y.grad, ty.grad.item())]:
         assert (math.isnan(mine) and math.isnan(theirs)) or mine == pytest.approx(theirs)
+
+
+ZERO_LOCAL_CASES = {
+    # a dead relu under a square root: d sqrt / d relu is inf at 0, relu's slope there is 0
+    "sqrt(relu(w*x + b))": (lambda w, b, x: (w * x + b).relu() ** 0.5, (0.5, -2.0, 1.0)),
+    # x ** relu(y) is 1 for every y < 0; d/dx * log(x) would be nan for x < 0
+    "x ** relu(y)": (lambda x, y: x ** y.relu(), (-2.0, -1.0)),
+    "relu(x) ** 0.5 * 3": (lambda x: x.relu() ** 0.5 * 3, (-1.0,)),
+}
+
+
+@pytest.mark.parametrize("name", ZERO_LOCAL_CASES)
+def test_a_zero_local_derivative_stops_an_infinite_upstream_as_pytorch(name):
+    """N6: where an op's local derivative is exactly 0, an inf or nan upstream sends nothing back
+    (0, not nan), in the eager engine, in create_graph and on the fast path, as in PyTorch."""
+    fn, xs = ZERO_LOCAL_CASES[name]
+    ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]
+    tout = fn(*ts)
+    tout.backward()
+    expected = [t.grad.item() for t in ts]
+    assert all(math.isfinite(g) for g in expected)
+    for create_graph in (False, True):
+        leaves = [Value(x) for x in xs]
+        fn(*leaves).backward(create_graph=create_graph)
+        got = [v.grad.data if isinstance(v.grad, Value) else v.grad for v in leaves]
+        assert got == pytest.approx(expected), create_graph
+    np = pytest.importorskip("numpy")
+    from micrograd.fast import trace
+
+    params = [Value(x) for x in xs[:-1]]
+    program = trace(lambda x: fn(*params, x), params, 1)
+    _, grad, dx = program.value_and_grad(np.array([[xs[-1]]]))
+    assert [*grad, dx[0, 0]] == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("x", [-1000.0, -30.0, -1.0, 0.0, 0.5, 30.0, 1000.0])

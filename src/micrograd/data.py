@@ -13,6 +13,7 @@ import random
 import struct
 from collections.abc import Callable, Sequence
 from importlib import resources
+from typing import Any
 
 Points = list[list[float]]
 Labels = list[int]
@@ -193,9 +194,16 @@ def _idx(folder: str, name: str, ndim: int, limit: int | None) -> tuple[bytes, t
                     f"not an IDX file of unsigned bytes with {ndim} dimensions (magic {head[:4].hex()})"
                 )
             sizes = struct.unpack(f">{ndim}I", head[4:])
+            if 0 in sizes:
+                raise ValueError(f"the header gives the sizes {list(sizes)}: an empty data set")
             count = sizes[0] if limit is None else min(limit, sizes[0])
             item = math.prod(sizes[1:])
-            data = f.read(count * item)
+            if item > MAX_IMAGE_BYTES:
+                raise ValueError(
+                    f"the header gives items of {' x '.join(map(str, sizes[1:]))} bytes, more than "
+                    f"{MAX_IMAGE_BYTES:,}: not MNIST images"
+                )
+            data = _read_at_most(f, count * item)
     except (OSError, EOFError) as e:  # gzip's errors (a bad CRC, a cut stream) are OSErrors
         raise ValueError(f"mnist: cannot read {file}: {e}") from None
     except ValueError as e:
@@ -203,6 +211,21 @@ def _idx(folder: str, name: str, ndim: int, limit: int | None) -> tuple[bytes, t
     if len(data) != count * item:
         raise ValueError(f"mnist: {file} is cut short: {len(data)} of {count * item} bytes")
     return data, sizes[1:]
+
+
+MAX_IMAGE_BYTES = 1 << 20  # an IDX item larger than this (a 1024 x 1024 image) is refused
+
+
+def _read_at_most(f: Any, size: int) -> bytes:
+    """Up to `size` bytes of f, read in pieces: memory grows with what the file holds, not with
+    what its header claims (a 16-byte file may claim terabytes)."""
+    data = bytearray()
+    while len(data) < size:
+        piece = f.read(min(1 << 22, size - len(data)))
+        if not piece:
+            break
+        data += piece
+    return bytes(data)
 
 
 DATASETS: dict[str, Callable[..., tuple[Points, Labels]]] = {

@@ -134,11 +134,15 @@ class Value:
                 if da is None:  # no local derivatives: a closure written the original's way
                     v._backward()
                     continue
+                g = v.grad
+                if g - g:  # an inf or nan upstream: see _chain_rule_step
+                    _chain_rule_step(v)
+                    continue
                 # the chain rule: input.grad += (d v / d input) * v.grad, for each input of v
-                a.grad += da * v.grad
+                a.grad += da * g
                 b = v._b
                 if b is not None:
-                    b.grad += v._db * v.grad
+                    b.grad += v._db * g
 
     # ---- the rest of the original's API (skip on a first read): its internals as properties
     # (lecture code walks _prev and calls _backward()), comparisons, and what refuses to cut the graph
@@ -319,9 +323,13 @@ def _as_float(x: object, op: str) -> float:
     if type(x) is float:  # the common case, before the slower ABC check
         return x
     shown = repr(x) if len(repr(x)) <= 40 else repr(x)[:40] + "..."
-    if isinstance(x, numbers.Real) and not isinstance(x, Value):
+    # numbers.Real, and numpy's 0-d booleans (numpy.bool_ is not a Real, as Python's bool is)
+    boolean = (
+        getattr(x, "ndim", None) == 0 and getattr(getattr(x, "dtype", None), "kind", "") == "b"
+    )
+    if (isinstance(x, numbers.Real) or boolean) and not isinstance(x, Value):
         try:
-            return float(x)
+            return float(x)  # type: ignore[arg-type]
         except OverflowError:
             raise OverflowError(f"{op}: {shown} is too large for a float") from None
     wanted = "a real number" if op == "Value()" else "a real number or a Value"
@@ -492,8 +500,17 @@ def _chain_rule_step(v: Value, m: Any = None) -> None:
         v._backward()
         return
     local = v._local if m is None else apply_rule(v, m, v._prev)[1]
+    g = v.grad
     for x, d in zip(v._prev, local):
-        x.grad += d * v.grad
+        # Where the local derivative is exactly 0 the input does not move v at all, so nothing
+        # flows back even from an inf or nan upstream (0 * inf would be nan): PyTorch's relu and
+        # pow do the same. A dead relu under a sqrt then gives its weights 0, not nan.
+        x.grad += d * g if d != 0 or _finite(g) else 0.0
+
+
+def _finite(x: Any) -> bool:
+    """Whether a grad (a number, or a Value under create_graph) is finite."""
+    return math.isfinite(x.data if isinstance(x, Value) else x)
 
 
 def apply_rule(v: Value, m: Any, inputs: Sequence[Any]) -> tuple[Any, tuple[Any, ...]]:
@@ -548,8 +565,9 @@ class FloatMath:
     def pow(a: float, b: float) -> float:
         if a == 0 and b < 0:
             raise ZeroDivisionError(f"0.0 cannot be raised to the negative power {b!r}")
-        if a < 0 and math.isfinite(b) and not float(b).is_integer():
+        if -math.inf < a < 0 and math.isfinite(b) and not float(b).is_integer():
             return math.nan  # as PyTorch: a real power of a negative number is not a real number
+        # (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0.0, as IEEE 754, Python and PyTorch say
         return float(a**b)
 
     @staticmethod

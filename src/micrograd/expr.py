@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Union
 
-from micrograd.engine import FloatMath, Value
+from micrograd.engine import Value
 from micrograd.messages import text as say
 
 FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
@@ -75,11 +75,9 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = ev(node.left), ev(node.right)
             if not isinstance(a, Value) and not isinstance(b, Value):
-                # two numbers: fold them as floats, with the engine's power (2**99999999 in
-                # integers takes minutes; (-1) ** 0.5 in Python is a complex number, here nan)
-                a, b = float(a), float(b)
-                if isinstance(node.op, ast.Pow):
-                    return FloatMath.pow(a, b)
+                # two numbers: fold them as the engine computes floats, with its errors (2**99999999
+                # in integers takes minutes; (-1) ** 0.5 in Python is a complex number, here nan)
+                return _BINOPS[type(node.op)](Value(float(a)), Value(float(b))).data
             return _BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = ev(node.operand)

@@ -92,6 +92,19 @@ def _logsumexp(z: list[Any]) -> tuple[Any, list[Any]]:
 Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
 
 
+def _times(upstream: Any, local: Any) -> Any:
+    """upstream * local, where an exact 0 of the local derivative gives 0 even for an inf or nan
+    upstream (the eager engine's chain rule, engine._chain_rule_step)."""
+    return np.where(np.equal(local, 0) & ~np.isfinite(upstream), 0.0, upstream * local)
+
+
+def _product(times: Any, A: Any, B: Any) -> Any:
+    """A @ B, or with `times` = _times the sum of products where 0 * inf counts as 0."""
+    if times is np.multiply:
+        return A @ B
+    return times(A[:, :, None], B[None, :, :]).sum(axis=1)
+
+
 def _rows(rows: Sequence[int]) -> Index:
     """`rows` as a slice when they are consecutive and ascending (reads and writes are then views,
     not copies), else as an index array."""
@@ -336,19 +349,39 @@ class Compiled:
         w.r.t. each input (B, n_inputs), or None unless `input_grads`. Weights default to 1 (use
         1/B for a mean); `params` (an array) replaces the numbers of the parameters' Values."""
         values, locals_ = self._forward(batch, params)
-        blocks = self._local.blocks
         n = values.shape[1]
         _, grads = self._buffers(n)
         first, zero = self._first_writes(input_grads)
-        grads[zero] = 0.0  # only rows that are added to before being written, or read unwritten
         if weights is not None and np.shape(weights) not in ((), (n,)):
             raise ValueError(
                 f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
             )
-        grads[self.root] = 1.0 if weights is None else weights
+        for times in (np.multiply, _times):
+            grads[zero] = 0.0  # only rows added to before being written, or read unwritten
+            grads[self.root] = 1.0 if weights is None else weights
+            param_grads = self._backward(values, locals_, grads, first, input_grads, times)
+            if self.reads_params:
+                param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
+            dx = None
+            if input_grads:
+                dx = np.zeros((n, self.n_inputs), self.dtype)
+                dx[:, self.input_index] = grads[self.input_rows].T
+            if not (np.isnan(param_grads).any() or (dx is not None and np.isnan(dx).any())):
+                break
+            # A nan: maybe some 0 * inf. Once more, with exact zeros of the local derivatives
+            # passing nothing on, as the eager engine does (rare: the usual pass pays one check)
+        return values[self.root].copy(), param_grads, dx
+
+    def _backward(
+        self, values: Any, locals_: Any, grads: Any, first: Any, input_grads: bool, times: Any
+    ) -> Any:
+        """The chain rule over the groups, outputs first, into `grads`; returns the parameters'
+        part. `times(upstream, local)` multiplies (np.multiply, or _times where 0 * inf is 0)."""
         param_grads = np.zeros(len(self.params), self.dtype)
         with np.errstate(all="ignore"):
-            for g, local, (W, _) in zip(reversed(self.groups), reversed(locals_), reversed(blocks)):
+            for g, local, (W, _) in zip(
+                reversed(self.groups), reversed(locals_), reversed(self._local.blocks)
+            ):
                 upstream = grads[g.out]
                 if g.op == "sum":  # d(sum)/d(term) = 1: each term gets the upstream grad
                     if g.starts is None:
@@ -366,18 +399,12 @@ class Compiled:
                         g.bias.add(param_grads, upstream.sum(axis=1))
                     if input_grads or not g.reads_inputs:
                         sc = g.scatters[1]
-                        sc.add(grads, W.T @ upstream, first[id(sc)])
-                    g.weights.add(param_grads, upstream @ values[g.args[1]].T)
+                        sc.add(grads, _product(times, W.T, upstream), first[id(sc)])
+                    g.weights.add(param_grads, _product(times, upstream, values[g.args[1]].T))
                     continue
                 for scatter, d in zip(g.scatters, local):
-                    scatter.add(grads, upstream * d, first[id(scatter)])
-        if self.reads_params:
-            param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
-        if not input_grads:
-            return values[self.root].copy(), param_grads, None
-        dx = np.zeros((n, self.n_inputs), self.dtype)
-        dx[:, self.input_index] = grads[self.input_rows].T
-        return values[self.root].copy(), param_grads, dx
+                    scatter.add(grads, times(upstream, d), first[id(scatter)])
+        return param_grads
 
     def _first_writes(self, input_grads: bool) -> tuple[dict[int, bool], Any]:
         """Which scatters of backward write rows no earlier one wrote (they assign instead of

@@ -23,6 +23,9 @@ from micrograd.messages import MESSAGES, language
 from micrograd.messages import text as say
 
 MAX_NODES = 500  # beyond this a drawing is unreadable and Graphviz slow: ask for it explicitly
+# The stepper lays out larger graphs in columns: Graphviz's time grows much faster than the graph
+# (a 13,000-box backward pass ran past a minute).
+DOT_LAYOUT_NODES = 1000
 
 
 def fmt_number(x: Any) -> str:
@@ -569,7 +572,8 @@ def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set
             if node["kind"] == "const"
             else (_BOX_W, _BOX_H)
         )
-    paths = _dot_places(nodes, edges) if shutil.which("dot") else None
+    dot = shutil.which("dot") and len(nodes) <= DOT_LAYOUT_NODES
+    paths = _dot_places(nodes, edges) if dot else None
     if paths is None:
         paths = _column_places(nodes, edges, depth)
     width = max(n["x"] + n["w"] / 2 for n in nodes.values()) + 20
@@ -615,7 +619,11 @@ def _dot_places(
     lines.append("}")
     try:
         done = subprocess.run(
-            ["dot", "-Tplain"], input="\n".join(lines), capture_output=True, text=True, timeout=60
+            ["dot", "-Tplain"],
+            input="\n".join(lines),
+            capture_output=True,
+            text=True,
+            timeout=5 + len(nodes) / 50,  # a second per 50 boxes, far more than dot needs
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
