@@ -87,7 +87,10 @@ def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
       themselves: a kink, a jump or a pole within the step (redteam T1: tanh(b/a) across a = 0,
       relu(b)/b, 0**0, 1/b for b within the step of 0);
     - "no derivative": the central difference changes with the step (eps against 10 eps): the
-      derivative does not exist at x, e.g. (a*a)**a at a = 0, whose slope is 2 log|a| + 2.
+      derivative does not exist at x, e.g. (a*a)**a at a = 0, whose slope is 2 log|a| + 2;
+    - "scale": x is not 0 but smaller than the step, which then sees f at points of another
+      scale: (b*b)**a at b = 2.7e-145, a = 2.2e-16 has the slope 1.7e129 there, but is flat at
+      the scale of the step (0 at x = 0 itself is judged).
     Where none of these holds, f is smooth at the scale of the step, and the central difference
     must agree with the derivative, whatever computed it."""
     from micrograd.engine import topo_order
@@ -125,6 +128,8 @@ def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
     wider = (far_hi - far_lo) / (20 * eps)
     if abs(wider - numeric) > allowed + rounding:
         return None, f"no derivative: the slope is {numeric!r} over eps, {wider!r} over 10 eps"
+    if 0 < abs(xs[i]) < 10 * eps:
+        return None, f"scale: |x| = {abs(xs[i]):.3g} is within the step {10 * eps:.3g}"
     return numeric, None
 
 

@@ -153,6 +153,8 @@ T1 = [
     ("(a / 2.23e-313)", {"a": 0.0}, "domain"),
     ("((a * a) / (a + b))", {"a": 0.0, "b": 1.330151464578259e-51}, "singular"),
     ("((a - a) ** b)", {"a": 0.0, "b": 0.5}, "singular"),
+    # N21 (`tasks.py fuzz` with seed 11): a huge slope at a point far smaller than the step
+    ("((b * b) ** a)", {"a": 2.220446049250313e-16, "b": 2.66e-145}, "scale"),
 ]
 
 
