@@ -8,6 +8,7 @@
     python3 tasks.py bench    # the benchmark against micrograd 0.1.0, PyTorch and others
     python3 tasks.py bench --scaling  # the fast path against PyTorch at real sizes
     python3 tasks.py screenshots  # redraw docs/img/stepper.png and playground.png in the browser
+    python3 tasks.py stress-browser  # the browser tests 20 times beside two busy processes
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
 `--seed N` to replay a run and `--seconds S` for the atheris fuzzer.
@@ -121,6 +122,29 @@ def screenshots(args: list[str]) -> None:
     run(python, "-m", "pytest", "tests/test_browser.py", *args, env=env)
 
 
+def stress_browser(args: list[str]) -> None:
+    """The browser tests N times in a row (default 20) with two busy processes beside them: they
+    must wait on conditions, never on timing. Not in CI (minutes)."""
+    runs = int(args.pop(args.index("--runs") + 1)) if "--runs" in args else 20
+    if "--runs" in args:
+        args.remove("--runs")
+    python = install_test_tools()
+    busy = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)
+    ]  # two cores kept busy, as on a loaded laptop or a shared CI machine
+    try:
+        env = {**os.environ, "MICROGRAD_BROWSER": "required"}
+        for i in range(runs):
+            cmd = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_browser.py"]
+            print(f"run {i + 1} of {runs}", flush=True)
+            if subprocess.call(cmd + args, cwd=ROOT, env=env):
+                sys.exit(f"the browser tests failed on run {i + 1} of {runs} under load")
+    finally:
+        for p in busy:
+            p.kill()
+    print(f"the browser tests passed {runs} times in a row beside two busy processes")
+
+
 def fuzz(args: list[str]) -> None:
     seed, seconds = random.randrange(2**32), 600
     rest = []
@@ -167,6 +191,7 @@ JOBS = {
     "fuzz": fuzz,
     "bench": bench,
     "screenshots": screenshots,
+    "stress-browser": stress_browser,
 }
 
 if __name__ == "__main__":

@@ -233,3 +233,32 @@ def test_numbers_folded_in_an_expression_fail_in_the_engines_words(capsys, expre
     assert main(["explain", expression, "--set", "a=1"]) == 2
     err = capsys.readouterr().err
     assert words in err and "(34," not in err
+
+
+def test_train_on_full_size_mnist_stays_under_500_mb(tmp_path):
+    """N9: 60,000 training images (47 MB of pixels) are kept as bytes, and batches become floats
+    when picked: `train --data mnist` peaks under 500 MB (it took 3.2 GB as lists of floats)."""
+    pytest.importorskip("numpy")
+    import gzip
+
+    rng = random.Random(0)
+    for split, n in (("train", 60_000), ("t10k", 10_000)):
+        labels = bytes(rng.randrange(10) for _ in range(n))
+        pixels = rng.randbytes(n * 784)
+        with open(tmp_path / f"{split}-images-idx3-ubyte", "wb") as f:
+            f.write(bytes([0, 0, 8, 3]) + n.to_bytes(4, "big") + (28).to_bytes(4, "big") * 2)
+            f.write(pixels)
+        with gzip.open(tmp_path / f"{split}-labels-idx1-ubyte.gz", "wb") as f:
+            f.write(bytes([0, 0, 8, 1]) + n.to_bytes(4, "big") + labels)
+    args = ["--data", "mnist", "--data-dir", str(tmp_path), "--steps", "3", "--no-plot"]
+    args += ["--quiet", "--out", str(tmp_path / "out")]
+    script = (
+        "import resource, subprocess, sys\n"
+        f"done = subprocess.run([sys.executable, '-m', 'micrograd', 'train', *{args!r}])\n"
+        "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    code, peak_kb = map(int, out.stdout.split()[-2:])
+    assert code == 0, out.stderr
+    assert peak_kb < 500_000, f"peak {peak_kb / 1000:.0f} MB"
+    print(f"train --data mnist (60,000 images): peak {peak_kb / 1000:.0f} MB")

@@ -42,3 +42,26 @@ def test_on_step_sees_the_model_as_trained_so_far_and_changes_nothing(fast, tmp_
     checkpoint = io.load(tmp_path / "checkpoint.json")
     before_last = Classifier(checkpoint, 2, fast=fast)
     assert before_last.accuracy(X, y) == seen[28][0]
+
+
+def test_images_train_as_their_lists_of_floats_would():
+    """N9: a data set of Images (kept as bytes) gives the fast path the very rows, losses and
+    scores that the same images as lists of floats give."""
+    np = pytest.importorskip("numpy")
+    from micrograd.data import Images
+
+    rng = random.Random(1)
+    pixels = rng.randbytes(40 * 16)
+    images = Images(pixels, 16, 255.0)
+    lists = [[v / 255.0 for v in pixels[i * 16 : (i + 1) * 16]] for i in range(40)]
+    y = [rng.randrange(3) for _ in range(40)]
+    assert [images[i] for i in range(40)] == lists and len(images[5:9]) == 4
+    assert np.array_equal(np.asarray(images), np.asarray(lists))
+    random.seed(0)
+    clf = Classifier(MLP(16, [5, 3]), 3)
+    trainer = clf.trainer()
+    compact, plain = trainer.rows(images, y), trainer.rows(lists, y)
+    assert np.array_equal(np.asarray(compact), plain)
+    assert np.array_equal(compact[[3, 1, 4]], plain[[3, 1, 4]])
+    assert trainer.loss_and_grad(compact[[0, 2]])[0] == trainer.loss_and_grad(plain[[0, 2]])[0]
+    assert np.array_equal(trainer.scores(images), trainer.scores(lists))

@@ -13,7 +13,7 @@ import random
 import struct
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, overload
 
 Points = list[list[float]]
 Labels = list[int]
@@ -143,12 +143,57 @@ MNIST_FILES = {
 }
 
 
+class Images(Sequence[list[float]]):
+    """Images kept as their file's bytes, one byte a pixel (MNIST's 60,000 take 47 MB, where
+    lists of floats take 1.75 GB). `X[i]` is image i's pixels as floats, divided by `divisor`;
+    `X[a:b]` is a view; `numpy.asarray(X)` is the (N, pixels) float64 array."""
+
+    def __init__(self, pixels: bytes | memoryview, size: int, divisor: float = 1.0) -> None:
+        self.pixels = memoryview(pixels).cast("B")
+        self.size = size  # pixels per image
+        self.divisor = divisor
+
+    def __len__(self) -> int:
+        return len(self.pixels) // self.size
+
+    @overload
+    def __getitem__(self, i: int) -> list[float]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Images: ...
+
+    def __getitem__(self, i: int | slice) -> list[float] | Images:
+        n = len(self)
+        if isinstance(i, slice):
+            start, stop, step = i.indices(n)
+            size = self.size
+            if step == 1:  # a view of the same bytes
+                picked: bytes | memoryview = self.pixels[start * size : max(start, stop) * size]
+            else:
+                picked = b"".join(
+                    self.pixels[k * size : (k + 1) * size] for k in range(start, stop, step)
+                )
+            return Images(picked, size, self.divisor)
+        if not -n <= i < n:
+            raise IndexError(f"image {i} of {n}")
+        start = (i % n) * self.size
+        d = self.divisor
+        return [v / d for v in self.pixels[start : start + self.size]]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        pixels = np.frombuffer(self.pixels, np.uint8).reshape(len(self), self.size)
+        return (pixels / self.divisor).astype(dtype or np.float64, copy=False)
+
+
 def mnist(
     path: str, split: str = "train", limit: int | None = None, scale: bool = True
-) -> tuple[Points, Labels]:
+) -> tuple[Images, Labels]:
     """MNIST from the folder `path` holding its standard IDX files (as downloaded, gzipped or
     not): `split` "train" (60,000) or "test" (10,000), the first `limit` images if given. Each
-    image is 784 pixels row by row, divided by 255 when `scale`; labels are 0..9."""
+    image is 784 pixels row by row, divided by 255 when `scale`, kept compact (Images: `X[i]` is a
+    list of floats, numpy.asarray(X) an array); labels are 0..9."""
     if split not in MNIST_FILES:
         raise ValueError(f"mnist: split must be 'train' or 'test', got {split!r}")
     if limit is not None and (not isinstance(limit, int) or limit < 1):
@@ -163,10 +208,7 @@ def mnist(
         )
     if any(v > 9 for v in labels):
         raise ValueError(f"mnist: {labels_name} has labels above 9: not MNIST labels")
-    size = rows * cols
-    div = 255.0 if scale else 1.0
-    X = [[v / div for v in images[i * size : (i + 1) * size]] for i in range(len(labels))]
-    return X, list(labels)
+    return Images(images, rows * cols, 255.0 if scale else 1.0), list(labels)
 
 
 def _idx(folder: str, name: str, ndim: int, limit: int | None) -> tuple[bytes, tuple[int, ...]]:

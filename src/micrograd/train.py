@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from micrograd.data import Images
 from micrograd.engine import Value
 from micrograd.losses import cross_entropy_one, l2
 from micrograd.nn import MLP
@@ -114,6 +115,29 @@ def _listed(out: Value | list[Value]) -> list[Value]:
     return out if isinstance(out, list) else [out]
 
 
+SCORED = 10_000  # points scored at once by FastTrainer.scores
+
+
+class ImageRows:
+    """Training rows of a data set of Images: the pixels stay bytes, and `rows[idx]` makes the
+    float rows (pixels, then targets) of the picked samples only."""
+
+    def __init__(self, images: Images, targets: Any, dtype: Any) -> None:
+        self.images, self.targets, self.dtype = images, targets, dtype
+        self.pixels = np.frombuffer(images.pixels, np.uint8).reshape(len(images), images.size)
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    def __getitem__(self, idx: Any) -> Any:
+        picked = self.pixels[idx] / self.images.divisor  # float64, as Images[i] gives them
+        return np.concatenate([picked.astype(self.dtype, copy=False), self.targets[idx]], axis=1)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        rows = self[np.arange(len(self))]
+        return rows if dtype is None else rows.astype(dtype, copy=False)
+
+
 class FastTrainer:
     """A Classifier trained on the fast path with its parameters in one numpy array, `theta`: the
     loss and gradients come from the traced program replayed with `theta`, L2 in closed form
@@ -140,7 +164,10 @@ class FastTrainer:
         return self._programs[key]
 
     def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> Any:
-        """The samples as one array: features, then the target encoding (Classifier.rows)."""
+        """The samples as one array: features, then the target encoding (Classifier.rows). For
+        Images (MNIST), compact rows that make the float array of a batch when it is picked."""
+        if isinstance(X, Images):
+            return ImageRows(X, self.as_rows(self.clf.rows([[]] * len(y), y)), self.dtype)
         return self.as_rows(self.clf.rows(X, y))
 
     def as_rows(self, rows: Any) -> Any:
@@ -158,11 +185,15 @@ class FastTrainer:
         return float(losses.mean()) + reg * float(self.theta @ self.theta), grad
 
     def scores(self, X: Any) -> Any:
-        """The model's outputs for each point, shape (N, outputs)."""
-        X = np.asarray(X, dtype=self.dtype)
+        """The model's outputs for each point, shape (N, outputs); in pieces of SCORED points,
+        so that a large data set kept compact (Images) is never a float array all at once."""
         model = self.model
-        program = self._program("outputs", lambda *x: _listed(model(list(x))), X.shape[1])
-        return program(X, self.theta)
+        parts = []
+        for start in range(0, len(X), SCORED):
+            batch = np.asarray(X[start : start + SCORED], dtype=self.dtype)
+            program = self._program("outputs", lambda *x: _listed(model(list(x))), batch.shape[1])
+            parts.append(program(batch, self.theta))
+        return np.concatenate(parts) if len(parts) != 1 else parts[0]
 
     def accuracy(self, X: Any, y: Sequence[int]) -> float:
         """The fraction of points classified correctly."""
