@@ -401,3 +401,17 @@ def test_a_zero_local_derivative_passes_nothing_from_an_infinite_upstream():
     x, y = Value(-2.0), Value(-1.0)
     (x ** y.relu()).backward()
     assert (x.grad, y.grad) == (0.0, 0.0)
+
+
+def test_import_micrograd_imports_no_numpy():
+    """Importing micrograd (and its training modules) loads no numpy: it is for the fast path."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import micrograd, micrograd.nn, micrograd.optim, micrograd.losses, micrograd.cli\n"
+        "assert 'numpy' not in sys.modules, [m for m in sys.modules if 'numpy' in m][:3]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -14,10 +14,12 @@ from typing import Any
 
 from micrograd.engine import Value
 
-try:
-    import numpy as np
-except ImportError:  # pragma: no cover - step_arrays needs numpy, step() does not
-    np = None  # type: ignore[assignment]
+
+def _numpy() -> Any:
+    """numpy, imported when step_arrays() first runs: step() and `import micrograd` need none."""
+    import numpy
+
+    return numpy
 
 
 class _Floats:
@@ -35,10 +37,11 @@ class _Arrays:
 
     @staticmethod
     def sqrt(x: Any) -> Any:
-        return np.sqrt(x)
+        return _numpy().sqrt(x)
 
     @staticmethod
     def div(a: Any, b: Any) -> Any:
+        np = _numpy()
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(b != 0, a / np.where(b != 0, b, 1.0), np.nan)
 
@@ -92,6 +95,7 @@ class Optimizer:
             setattr(self, name, x)
 
     def _as_array(self, name: str, dtype: Any) -> Any:
+        np = _numpy()
         value = getattr(self, name)
         if value is None or isinstance(value, np.ndarray):
             return value
@@ -105,7 +109,7 @@ class Optimizer:
             value = getattr(self, name)
             if value is None:
                 setattr(self, name, [None] * len(self.params))
-            elif np is not None and isinstance(value, np.ndarray):
+            elif not isinstance(value, list):  # an array of step_arrays()
                 setattr(self, name, value.tolist())
 
 
