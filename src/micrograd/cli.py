@@ -512,6 +512,12 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     pg.add_argument("--no-browser", action="store_true", help="do not open a browser")
     pg.add_argument("--lang", choices=LANGUAGES, help="language of the page (default: from LANG)")
     pg.set_defaults(run=_playground_command)
+    from micrograd.practice import command as practice  # its checker loads only when it runs
+
+    practice_help, practice_about = practice.about(lang)
+    pr = sub.add_parser("practice", help=practice_help, description=practice_about)
+    practice.add_arguments(pr)
+    pr.set_defaults(run=practice.run)
     return parser
 
 

@@ -1,0 +1,156 @@
+"""What a check returns: passed or not, the mistake's name, the first wrong step in words, and a
+summary per input; printed as a table, and as HTML in a notebook."""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+
+from micrograd.practice.messages import say
+from micrograd.practice.rules import close
+
+MISTAKES = (
+    "assign-not-add",
+    "closure-not-attached",
+    "wrong-local",
+    "wrong-operand",
+    "not-reset",
+    "recursion-limit",
+    "visit-order",
+    "wrong-forward",
+    "other",
+)
+
+
+@dataclass
+class Row:
+    """One input's grads over every point: how many equal the engine's exactly, how many are
+    close, and the largest differences from the engine and from central differences."""
+
+    name: str
+    points: int = 0
+    exact: int = 0
+    close: int = 0
+    max_engine: float = 0.0
+    max_numeric: float = math.nan  # nan: no point where central differences apply
+
+    def add(self, found: object, engine: float, numeric: float | None) -> None:
+        """Count one point: the learner's grad, the engine's, and central differences' (or None
+        at a kink, where they do not apply)."""
+        self.points += 1
+        try:
+            value = float(found)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            value = math.nan
+        if value == engine or (math.isnan(value) and math.isnan(engine)):
+            self.exact += 1
+        if close(value, engine, rel=1e-6, abs_=1e-9):
+            self.close += 1
+        self.max_engine = _worse(self.max_engine, value, engine)
+        if numeric is not None:
+            start = 0.0 if math.isnan(self.max_numeric) else self.max_numeric
+            self.max_numeric = _worse(start, value, numeric)
+
+
+def _worse(current: float, x: float, y: float) -> float:
+    if math.isnan(x) != math.isnan(y) or (math.isinf(x) or math.isinf(y)) and x != y:
+        return math.inf
+    if math.isnan(x) or math.isinf(x):
+        return current
+    return max(current, abs(x - y))
+
+
+@dataclass
+class CheckResult:
+    """The outcome of `check(exercise, code)`: `passed`, `mistake` (None or one of MISTAKES),
+    `first_wrong_step` (words, or None), a summary row per input, and the random seed used."""
+
+    exercise: str
+    passed: bool
+    mistake: str | None = None
+    first_wrong_step: str | None = None
+    rows: list[Row] = field(default_factory=list)
+    seed: int | None = None
+    lang: str = "en"
+    notes: list[str] = field(default_factory=list)
+    parts: list[CheckResult] = field(default_factory=list)  # check-engine: one per exercise
+
+    def headline(self) -> str:
+        """One line: the exercise and whether it passed (with the mistake's name if not)."""
+        if self.passed:
+            return say("passed", self.lang, exercise=self.exercise)
+        return say("failed", self.lang, exercise=self.exercise, mistake=self.mistake or "other")
+
+    def _table(self) -> list[list[str]]:
+        if self.parts:
+            head = [say(k, self.lang) for k in ("col_exercise", "col_result", "col_step")]
+            body = [
+                [
+                    p.exercise,
+                    say("ok", self.lang) if p.passed else (p.mistake or "other"),
+                    p.first_wrong_step or ("" if p.passed else "; ".join(p.notes)),
+                ]
+                for p in self.parts
+            ]
+            return [head, *body]
+        keys = ("col_input", "col_points", "col_exact", "col_close", "col_engine", "col_numeric")
+        body = [
+            [
+                r.name,
+                str(r.points),
+                str(r.exact),
+                str(r.close),
+                f"{r.max_engine:.3g}",
+                "-" if math.isnan(r.max_numeric) else f"{r.max_numeric:.3g}",
+            ]
+            for r in self.rows
+            if r.points
+        ]
+        return [[say(k, self.lang) for k in keys], *body] if body else []
+
+    def _lines(self) -> list[str]:
+        lines = [self.headline()]
+        if self.first_wrong_step:
+            lines.append(say("first_wrong_step", self.lang, step=self.first_wrong_step))
+        lines += self.notes if not self.parts else []
+        if self.seed is not None:
+            lines.append(say("seed", self.lang, seed=str(self.seed), exercise=self.exercise))
+        return lines
+
+    def __str__(self) -> str:
+        table = self._table()
+        out = self._lines()
+        if table:
+            widths = [max(_width(row[i]) for row in table) for i in range(len(table[0]))]
+            out.append("")
+            for row in table:
+                cells = [c + " " * (w - _width(c)) for c, w in zip(row, widths)]
+                out.append("  ".join(cells).rstrip())
+        return "\n".join(out)
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.passed else "#b42318"
+        parts = [
+            f'<div class="micrograd-practice" style="border-left:4px solid {colour};'
+            'padding-left:8px">'
+        ]
+        for i, line in enumerate(self._lines()):
+            text = html.escape(line)
+            parts.append(f"<p><b>{text}</b></p>" if i == 0 else f"<p>{text}</p>")
+        table = self._table()
+        if table:
+            parts.append("<table><thead><tr>")
+            parts += [f"<th>{html.escape(c)}</th>" for c in table[0]]
+            parts.append("</tr></thead><tbody>")
+            for row in table[1:]:
+                cells = "".join(f"<td>{html.escape(c)}</td>" for c in row)
+                parts.append(f"<tr>{cells}</tr>")
+            parts.append("</tbody></table>")
+        parts.append("</div>")
+        return "".join(parts)
+
+
+def _width(text: str) -> int:
+    """Columns on a terminal: CJK characters take two."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)

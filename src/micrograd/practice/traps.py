@@ -1,0 +1,241 @@
+"""The checks of backward() itself, of zero_grad and of a learner's Neuron/Layer/MLP.
+
+backward() runs as the learner wrote it, with every node's `_backward` wrapped to record when it
+ran, with which grad, and what it added: a node that runs before all the Values made from it have
+passed their share (the Stack Exchange question's global `visited` set) is named, and so is a
+closure that adds the wrong amount. Expected numbers come from micrograd's engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from micrograd import engine
+from micrograd.practice.checker import LearnerError, guarded, value_class
+from micrograd.practice.exercises import Exercise
+from micrograd.practice.messages import say
+from micrograd.practice.result import CheckResult, Row
+from micrograd.practice.rules import Known, close, fmt, inputs_of, topo
+from micrograd.practice.steps import Problem, Walk, _default_code
+
+CHAIN = 100_000
+Graph = tuple[Any, dict[str, Any], list[str]]  # (root, named Values, the leaves' names)
+
+
+# ---------------------------------------------------------------------------- the graphs
+def twice(V: Any, x: float) -> Graph:
+    """a + a."""
+    a = V(x)
+    return a + a, {"a": a}, ["a"]
+
+
+def twice_twice(V: Any, x: float) -> Graph:
+    """b = a + a; c = b + b."""
+    a = V(x)
+    b = a + a
+    c = b + b
+    return c, {"a": a, "b": b, "c": c}, ["a"]
+
+
+def stack_exchange(V: Any, x: float, y: float) -> Graph:
+    """The Stack Exchange question's graph: at (2, 3), a.grad is 25 and b.grad 19."""
+    a, b = V(x), V(y)
+    c = a + b
+    d = a * b
+    e = c + d
+    g = c * d
+    f = e + g
+    return f, {"a": a, "b": b, "c": c, "d": d, "e": e, "g": g, "f": f}, ["a", "b"]
+
+
+def chain(V: Any, x: float, n: int = CHAIN) -> Graph:
+    """a + c + c + ... + c, n additions deep."""
+    a, c = V(x), V(0.5)
+    v = a
+    for _ in range(n):
+        v = v + c
+    return v, {"a": a, "c": c}, ["a", "c"]
+
+
+@dataclass
+class Call:
+    """One run of a node's `_backward()` during the learner's backward()."""
+
+    node: Any
+    upstream: Any
+    known: Known | None
+    operands: tuple[Any, ...]
+    ins: list[Any]
+    before: list[Any]
+    not_attached: bool
+    after: list[Any] | None = field(default=None)
+
+
+def record(walk: Walk, root: Any) -> tuple[list[Any], list[Call]]:
+    """Wrap every node's `_backward` to record its runs; (the nodes, the list runs go into)."""
+    order = topo([root])
+    default = _default_code(order)
+    calls: list[Call] = []
+    running: list[Call] = []
+
+    def wrap(node: Any) -> None:
+        inner = node._backward
+        not_attached = default is not None and getattr(inner, "__code__", None) is default
+
+        def wrapped() -> None:
+            for c in running:  # a closure that calls other closures: what it added comes first
+                if c.after is None:
+                    c.after = [p.grad for p in c.ins]
+            known, operands, ins = walk.operands(node)
+            call = Call(node, node.grad, known, operands, ins, [p.grad for p in ins], not_attached)
+            calls.append(call)
+            running.append(call)
+            try:
+                inner()
+            finally:
+                running.pop()
+                if call.after is None:
+                    call.after = [p.grad for p in ins]
+
+        node._backward = wrapped
+
+    for node in order:
+        if inputs_of(node):
+            wrap(node)
+    return order, calls
+
+
+def true_grads(walk: Walk, order: Sequence[Any], root: Any) -> dict[int, float] | None:
+    """d root / d each node, by the chain rule on the learner's graph with the engine's rules
+    (None if some node's op cannot be told)."""
+    grads = {id(n): 0.0 for n in order}
+    grads[id(root)] = 1.0
+    for node in reversed(order):
+        if not inputs_of(node):
+            continue
+        known, _ = walk.identify(node)
+        if known is None:
+            return None
+        _, local = known.run()
+        for o, d in zip(known.operands, local):
+            grads[id(o)] += d * grads[id(node)]
+    return grads
+
+
+def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Problem | None:
+    """The first wrong run in the learner's order: too early, twice, wrong amount, or missing."""
+    lang = walk.lang
+    expected = true_grads(walk, order, root)
+    consumers: dict[int, list[Any]] = {}
+    for node in order:
+        for p in inputs_of(node):
+            consumers.setdefault(id(p), []).append(node)
+    ran: set[int] = set()
+    for call in calls:
+        node = call.node
+        if id(node) in ran:
+            return Problem("visit-order", say("ran_twice", lang, node=walk.label(node)))
+        ran.add(id(node))
+        if expected is not None and not close(call.upstream, expected[id(node)], rel=1e-9):
+            if node is root:
+                return Problem("other", say("root_not_one", lang, found=fmt(call.upstream)))
+            late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
+            if late:
+                text = say(
+                    "too_early",
+                    lang,
+                    node=walk.label(node),
+                    found=fmt(call.upstream),
+                    expected=fmt(expected[id(node)]),
+                    later=walk.label(late[0]),
+                )
+                return Problem("visit-order", text)
+        problem = walk.compare(
+            node,
+            call.known,
+            call.operands,
+            call.before,
+            call.after or call.before,
+            call.upstream,
+            call.not_attached,
+        )
+        if problem is not None:
+            return problem
+    missing = [n for n in order if inputs_of(n) and id(n) not in ran]
+    if missing:
+        return Problem("visit-order", say("never_ran", lang, node=walk.label(missing[-1])))
+    return None
+
+
+# ---------------------------------------------------------------------------- backward
+def check_backward(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
+    """The learner's backward() on a + a, b = a + a; c = b + b, the Stack Exchange graph (at its
+    numbers and at random ones) and a chain of 100,000, against the engine."""
+    V = value_class(ns, lang)
+    rng = random.Random(seed)
+    x, y = rng.uniform(-2, 2), rng.uniform(-2, 2)
+    graphs: list[tuple[str, Callable[[Any], Graph], bool]] = [
+        ("a + a", lambda cls: twice(cls, x), True),
+        ("b = a + a; c = b + b", lambda cls: twice_twice(cls, x), True),
+        (say("se_graph", lang, a=2, b=3), lambda cls: stack_exchange(cls, 2.0, 3.0), True),
+        (say("se_graph", lang, a=fmt(x), b=fmt(y)), lambda cls: stack_exchange(cls, x, y), True),
+        (say("chain", lang, n=f"{CHAIN:,}"), lambda cls: chain(cls, x), False),
+    ]
+    result = CheckResult(ex.id, True, seed=seed, lang=lang)
+    first: Problem | None = None
+    for title, build, small in graphs:
+        try:
+            root, names, leaves = guarded(title, lang, partial(build, V))
+            walk = Walk({id(v): k for k, v in names.items()}, lang)
+            order, calls = record(walk, root)
+            guarded("backward()", lang, root.backward)
+            problem = analyse(walk, order, calls, root)
+        except LearnerError as e:
+            problem, leaves, names = e.problem, [], {}
+        eroot, enames, _ = build(engine.Value)
+        eroot.backward()
+        for leaf in leaves:
+            row = Row(f"{leaf} ({title})")
+            numeric = _numeric(build, leaf) if small else None
+            row.add(names[leaf].grad, float(enames[leaf].grad), numeric)
+            result.rows.append(row)
+            if problem is None and not close(names[leaf].grad, enames[leaf].grad, rel=1e-6):
+                found, want = fmt(names[leaf].grad), fmt(enames[leaf].grad)
+                where = title
+                text = say(
+                    "grad_differs", lang, input=leaf, found=found, expected=want, where=where
+                )
+                problem = Problem("other", text)
+        if problem is not None:  # the first wrong graph is the lesson; the rest would wait
+            first = Problem(problem.mistake, f"{title}: {problem.step}")
+            break
+    if first is not None:
+        result.passed, result.mistake, result.first_wrong_step = False, first.mistake, first.step
+    return result
+
+
+def _numeric(build: Callable[[Any], Graph], leaf: str) -> float:
+    """d root / d leaf of the engine's graph by central differences."""
+
+    root, names, _ = build(engine.Value)
+    x = names[leaf].data
+    h = 1e-6 * max(1.0, abs(x))
+    return (_rebuild(build, leaf, x + h) - _rebuild(build, leaf, x - h)) / (2 * h)
+
+
+def _rebuild(build: Callable[[Any], Graph], leaf: str, value: float) -> float:
+    """The root's data with one leaf's starting data replaced (the graph built again)."""
+    wanted = {"n": 0}
+    index = {"a": 0, "b": 1, "c": 1}[leaf]
+
+    def make(data: float, *args: Any) -> engine.Value:
+        i = wanted["n"]
+        wanted["n"] += 1
+        return engine.Value(value if i == index and not args else data, *args)
+
+    root, _, _ = build(make)
+    return float(root.data)
