@@ -415,3 +415,52 @@ def test_import_micrograd_imports_no_numpy():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_anomaly_messages_name_hand_made_values_and_create_graph_steps():
+    """U5: a Value made by hand inside detect_anomaly() says where it was made (and a nan or inf
+    one stops there); an inf met while create_graph computes local derivatives is reported as
+    that node's backward step, not as a forward op of the user's."""
+    from micrograd import detect_anomaly
+
+    with detect_anomaly():
+        a = Value(1.0)
+        made = Value(2.0 * a.data, (a,), "double")
+        made._backward = lambda: None
+        assert "test_engine.py" in made._where
+        with pytest.raises(FloatingPointError, match=r"op 'double' on \(inf\) gave inf"):
+            Value(math.inf, (Value(math.inf),), "double")
+        x = Value(0.0)
+        y = x**0.5
+        with pytest.raises(FloatingPointError, match=r"backward of op '\*\*0.5' on \(0.0\)"):
+            y.backward(create_graph=True)
+
+
+def test_deep_graphs_copy_and_pickle_without_recursion():
+    """L8: copy.deepcopy and pickle of a graph far deeper than the recursion limit, as of a small
+    one: the same numbers,
+    the same shape, and a Value shared inside the graph stays one Value."""
+    import copy
+    import pickle
+    import sys
+
+    x = Value(1.0, label="x")
+    y = x
+    for _ in range(20 * sys.getrecursionlimit()):
+        y = y * 1.0000001 + 0.0
+    y.backward()
+    for z in (copy.deepcopy(y), pickle.loads(pickle.dumps(y))):
+        assert z.data == y.data and z._prev[0].data == y._prev[0].data and z.label == y.label
+        leaf = z
+        while leaf._prev:
+            leaf = leaf._prev[0]
+        assert leaf.label == "x" and leaf.grad == x.grad
+    a = Value(2.0)
+    b = a * a
+    c = b + a
+    for copied in (copy.deepcopy([a, b, c]), pickle.loads(pickle.dumps([a, b, c]))):
+        assert copied[2]._prev == (copied[1], copied[0]) and copied[1]._prev == (
+            a2 := copied[0],
+            a2,
+        )
+    assert copy.copy(c)._prev == c._prev  # a shallow copy shares the inputs

@@ -51,6 +51,8 @@ class Value:
             self.label = label
         if _children:
             _link_by_hand(self, tuple(_children))
+            if modes.threads_in_a_mode and modes.anomaly_enabled():  # made by hand in the block
+                self._where = modes.check_forward(_op, self.data, self._prev)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"
@@ -197,6 +199,62 @@ class Value:
             f"a Value is not a float: math functions and float() would cut the graph; use the "
             f"Value's ops (v.exp(), v.tanh(), v.log()...) or v.data for its number ({self!r})"
         )
+
+    # ---- copies and pickles: Python's own recurse once per input, so a 100,000-deep graph would
+    # exceed the recursion limit; these walk the graph in topological order instead
+    def __copy__(self) -> Value:
+        c = object.__new__(type(self))
+        for slot in _SLOTS:
+            setattr(c, slot, getattr(self, slot))
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Value:
+        import copy
+
+        for v in topo_order(self):  # inputs first: a Value's inputs are copied before it
+            if id(v) not in memo:
+                c = memo[id(v)] = v.__copy__()
+                c.grad = copy.deepcopy(v.grad, memo)
+                c._a, c._b = memo.get(id(v._a)), memo.get(id(v._b))
+                c.__dict__.update(copy.deepcopy(v.__dict__, memo))
+        return memo[id(self)]
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # Up to FLAT_PICKLE Values, Python's own way (a Value shared by two pickled Values stays
+        # one object); a larger graph is written as one flat list, inputs first, which keeps the
+        # sharing within that graph only.
+        order = topo_order(self) if self._a is not None else [self]
+        if len(order) <= FLAT_PICKLE:
+            return object.__reduce_ex__(self, protocol)
+        index = {v: i for i, v in enumerate(order)}
+        nodes = []
+        for v in order:
+            extra = dict(v.__dict__)
+            if "_rest" in extra:
+                extra["_rest"] = tuple(index[x] for x in v._rest)
+            ins = (index.get(v._a), index.get(v._b))  # type: ignore[arg-type]
+            nodes.append((type(v), v.data, v.grad, v._op, *ins, v._da, v._db, extra))
+        return _unpickle, (nodes,)
+
+
+FLAT_PICKLE = 1000
+_SLOTS = ("data", "grad", "_a", "_b", "_da", "_db", "_op")
+
+
+def _unpickle(nodes: list[tuple[Any, ...]]) -> Value:
+    """The graph that Value.__reduce__ wrote as a list (inputs first), rebuilt; its output."""
+    made: list[Value] = []
+    for cls, data, grad, op, a, b, da, db, extra in nodes:
+        v = object.__new__(cls)
+        v.data, v.grad, v._op, v._da, v._db = data, grad, op, da, db
+        v._a = None if a is None else made[a]
+        v._b = None if b is None else made[b]
+        if "_rest" in extra:
+            extra = {**extra, "_rest": tuple(made[i] for i in extra["_rest"])}
+        v.__dict__.update(extra)
+        made.append(v)
+    return made[-1]
 
 
 # ---------------------------------------------------------------------------- the local rules
@@ -527,7 +585,17 @@ def _backward_in_mode(topo: list[Value], create_graph: bool) -> None:
     m = ValueMath if create_graph else None
     check = modes.anomaly_enabled()
     for v in reversed(topo):
-        _chain_rule_step(v, m)
+        try:
+            _chain_rule_step(v, m)
+        except FloatingPointError as e:
+            if not (check and create_graph):
+                raise
+            # the ops that failed were the local derivatives' own, built by this backward pass
+            args = ", ".join(repr(x.data) for x in v._prev)
+            raise FloatingPointError(
+                f"backward of op {v._op!r} on ({args}), made at {v._where}: computing its local "
+                f"derivatives as Values (create_graph=True), {e}"
+            ) from None
         if check and v._a is not None:
             modes.check_backward(v)
 
