@@ -44,7 +44,16 @@ def test_tutorial_blocks_print_what_the_tutorial_says(tutorial):
     run_document(tutorial)
 
 
-def test_the_chinese_tutorial_runs_the_same_code_as_the_english_one():
+@pytest.mark.parametrize("lab", ["docs/bugs.md", "docs/bugs.zh-CN.md"])
+def test_the_bug_lab_blocks_print_what_the_bug_lab_says(lab):
+    run_document(lab)
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [("docs/tutorial.md", "docs/tutorial.zh-CN.md"), ("docs/bugs.md", "docs/bugs.zh-CN.md")],
+)
+def test_the_chinese_tutorial_runs_the_same_code_as_the_english_one(english, chinese):
     """The translation keeps every example: the same code, up to comments, strings and lang="zh"."""
 
     def skeleton(code):
@@ -52,8 +61,8 @@ def test_the_chinese_tutorial_runs_the_same_code_as_the_english_one():
         code = re.sub(r'"""(.|\n)*?"""|"[^"\n]*"', '""', code.replace(', lang=""', ""))
         return [line.rstrip() for line in code.splitlines() if line.strip()]
 
-    en = [skeleton(c) for c, _ in blocks("docs/tutorial.md")]
-    zh = [skeleton(c.replace(', lang="zh"', "")) for c, _ in blocks("docs/tutorial.zh-CN.md")]
+    en = [skeleton(c) for c, _ in blocks(english)]
+    zh = [skeleton(c.replace(', lang="zh"', "")) for c, _ in blocks(chinese)]
     assert zh == en
 
 

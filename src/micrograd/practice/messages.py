@@ -171,9 +171,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "params_not_zeroed": "zero_grad(params) 之后第 {index} 个参数的梯度是 {value}；应当是 0",
         "accumulated": "第 {step} 步里 `{name}.grad` 是 {found}，但这一步自己的梯度是 "
         "{expected}：它还留着第 {previous_step} 步的 {previous}。梯度没有清零：请在 "
-        "loss.backward() 之前梯度清零",
+        "loss.backward() 之前把梯度清零",
         "zeroed_late": "第 {step} 步更新参数时 `{name}.grad` 是 0：要在 loss.backward() 之前"
-        "梯度清零，而不是之后",
+        "把梯度清零，而不是之后",
         "bad_grad": "第 {step} 步里 `{name}.grad` 是 {found}；应当是 {expected}",
         "bad_update": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}"
         "（p.data += -lr * p.grad）",
