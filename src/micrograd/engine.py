@@ -243,7 +243,7 @@ _SLOTS = ("data", "grad", "_a", "_b", "_da", "_db", "_op")
 
 
 def _unpickle(nodes: list[tuple[Any, ...]]) -> Value:
-    """The graph that Value.__reduce__ wrote as a list (inputs first), rebuilt; its output."""
+    """The graph that Value.__reduce_ex__ wrote as a list (inputs first), rebuilt; its output."""
     made: list[Value] = []
     for cls, data, grad, op, a, b, da, db, extra in nodes:
         v = object.__new__(cls)

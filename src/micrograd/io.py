@@ -52,7 +52,7 @@ def atomic_write(path: str | bytes | os.PathLike[Any], data: bytes) -> None:
 def write_files(files: dict[str, bytes]) -> None:
     """Write several files as atomic_write does, all or none: each is written to a temporary
     file beside its target first, and only when every one is complete are they renamed into
-    place; if any fails, the targets are as they were and no temporary file is left."""
+    place; if writing any fails, the targets are as they were and no temporary file is left."""
     checked = [(check_target(name), data) for name, data in files.items()]
     written: list[tuple[str, str]] = []
     try:
