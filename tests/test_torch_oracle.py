@@ -87,7 +87,7 @@ def test_power_edge_cases_follow_pytorch(base, exp):
         assert (math.isnan(mine) and math.isnan(theirs)) or mine == pytest.approx(theirs)
 
 
-ZERO_LOCAL_CASES = {
+DEAD_RELU_CASES = {
     # a dead relu under a square root: d sqrt / d relu is inf at 0, relu's slope there is 0
     "sqrt(relu(w*x + b))": (lambda w, b, x: (w * x + b).relu() ** 0.5, (0.5, -2.0, 1.0)),
     # x ** relu(y) is 1 for every y < 0; d/dx * log(x) would be nan for x < 0
@@ -96,11 +96,11 @@ ZERO_LOCAL_CASES = {
 }
 
 
-@pytest.mark.parametrize("name", ZERO_LOCAL_CASES)
-def test_a_zero_local_derivative_stops_an_infinite_upstream_as_pytorch(name):
-    """N6: where an op's local derivative is exactly 0, an inf or nan upstream sends nothing back
-    (0, not nan), in the eager engine, in create_graph and on the fast path, as in PyTorch."""
-    fn, xs = ZERO_LOCAL_CASES[name]
+@pytest.mark.parametrize("name", DEAD_RELU_CASES)
+def test_a_dead_relu_stops_an_infinite_upstream_as_pytorch(name):
+    """N6: a dead relu (slope 0) sends nothing back from an inf or nan upstream (0, not nan), in
+    the eager engine, in create_graph and on the fast path, as PyTorch's relu."""
+    fn, xs = DEAD_RELU_CASES[name]
     ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]
     tout = fn(*ts)
     tout.backward()

@@ -560,10 +560,12 @@ def _chain_rule_step(v: Value, m: Any = None) -> None:
     local = v._local if m is None else apply_rule(v, m, v._prev)[1]
     g = v.grad
     for x, d in zip(v._prev, local):
-        # Where the local derivative is exactly 0 the input does not move v at all, so nothing
-        # flows back even from an inf or nan upstream (0 * inf would be nan): PyTorch's relu and
-        # pow do the same. A dead relu under a sqrt then gives its weights 0, not nan.
-        x.grad += d * g if d != 0 or _finite(g) else 0.0
+        # relu's slope is an int: where it is 0 the unit is dead and passes nothing back, even
+        # from an inf or nan upstream (0 * inf would be nan), as PyTorch's relu: a dead relu under
+        # a sqrt gives its weights 0, not nan. A float 0 may be an underflow meeting an overflow
+        # upstream, whose true product is finite: multiplied as usual, the nan says it is lost.
+        dead = d == 0 and type(d) is int
+        x.grad += 0.0 if dead and not _finite(g) else d * g
 
 
 def _finite(x: Any) -> bool:

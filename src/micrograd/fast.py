@@ -63,7 +63,7 @@ class NumpyMath:
 
     @staticmethod
     def step(x: Any) -> Any:
-        return (x > 0).astype(x.dtype)
+        return x > 0  # booleans, as FloatMath.step gives ints: the slope of a dead unit is marked
 
     @staticmethod
     def pow(a: Any, b: Any) -> Any:
@@ -93,16 +93,12 @@ Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, els
 
 
 def _times(upstream: Any, local: Any) -> Any:
-    """upstream * local, where an exact 0 of the local derivative gives 0 even for an inf or nan
-    upstream (the eager engine's chain rule, engine._chain_rule_step)."""
-    return np.where(np.equal(local, 0) & ~np.isfinite(upstream), 0.0, upstream * local)
-
-
-def _product(times: Any, A: Any, B: Any) -> Any:
-    """A @ B, or with `times` = _times the sum of products where 0 * inf counts as 0."""
-    if times is np.multiply:
-        return A @ B
-    return times(A[:, :, None], B[None, :, :]).sum(axis=1)
+    """upstream * local, where relu's slope (a boolean array) is False gives 0 even for an inf or
+    nan upstream: the eager engine's chain rule (engine._chain_rule_step)."""
+    product = upstream * local
+    if getattr(getattr(local, "dtype", None), "kind", "") == "b":
+        return np.where(~local & ~np.isfinite(upstream), 0.0, product)
+    return product
 
 
 def _rows(rows: Sequence[int]) -> Index:
@@ -368,15 +364,15 @@ class Compiled:
                 dx[:, self.input_index] = grads[self.input_rows].T
             if not (np.isnan(param_grads).any() or (dx is not None and np.isnan(dx).any())):
                 break
-            # A nan: maybe some 0 * inf. Once more, with exact zeros of the local derivatives
-            # passing nothing on, as the eager engine does (rare: the usual pass pays one check)
+            # A nan: maybe a dead relu times an inf upstream. Once more, with dead relus passing
+            # nothing on, as the eager engine does (rare: the usual pass pays one check)
         return values[self.root].copy(), param_grads, dx
 
     def _backward(
         self, values: Any, locals_: Any, grads: Any, first: Any, input_grads: bool, times: Any
     ) -> Any:
         """The chain rule over the groups, outputs first, into `grads`; returns the parameters'
-        part. `times(upstream, local)` multiplies (np.multiply, or _times where 0 * inf is 0)."""
+        part. `times(upstream, local)` multiplies (np.multiply, or _times for dead relus)."""
         param_grads = np.zeros(len(self.params), self.dtype)
         with np.errstate(all="ignore"):
             for g, local, (W, _) in zip(
@@ -399,8 +395,8 @@ class Compiled:
                         g.bias.add(param_grads, upstream.sum(axis=1))
                     if input_grads or not g.reads_inputs:
                         sc = g.scatters[1]
-                        sc.add(grads, _product(times, W.T, upstream), first[id(sc)])
-                    g.weights.add(param_grads, _product(times, upstream, values[g.args[1]].T))
+                        sc.add(grads, W.T @ upstream, first[id(sc)])
+                    g.weights.add(param_grads, upstream @ values[g.args[1]].T)
                     continue
                 for scatter, d in zip(g.scatters, local):
                     scatter.add(grads, times(upstream, d), first[id(scatter)])
