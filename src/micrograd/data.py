@@ -180,11 +180,16 @@ class Images(Sequence[list[float]]):
         d = self.divisor
         return [v / d for v in self.pixels[start : start + self.size]]
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+    def take(self, idx: Any = slice(None)) -> Any:
+        """The images at `idx` (a slice, a list or an index array) as a float64 numpy array: only
+        those are made floats."""
         import numpy as np
 
         pixels = np.frombuffer(self.pixels, np.uint8).reshape(len(self), self.size)
-        return (pixels / self.divisor).astype(dtype or np.float64, copy=False)
+        return pixels[idx] / self.divisor
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        return self.take().astype(dtype or "float64", copy=False)
 
 
 def mnist(

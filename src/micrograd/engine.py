@@ -239,7 +239,7 @@ class Value:
 
 
 FLAT_PICKLE = 1000
-_SLOTS = ("data", "grad", "_a", "_b", "_da", "_db", "_op")
+_SLOTS = tuple(slot for slot in Value.__slots__ if slot != "__dict__")
 
 
 def _unpickle(nodes: list[tuple[Any, ...]]) -> Value:

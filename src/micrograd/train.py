@@ -124,14 +124,13 @@ class ImageRows:
 
     def __init__(self, images: Images, targets: Any, dtype: Any) -> None:
         self.images, self.targets, self.dtype = images, targets, dtype
-        self.pixels = np.frombuffer(images.pixels, np.uint8).reshape(len(images), images.size)
 
     def __len__(self) -> int:
         return len(self.targets)
 
     def __getitem__(self, idx: Any) -> Any:
-        picked = self.pixels[idx] / self.images.divisor  # float64, as Images[i] gives them
-        return np.concatenate([picked.astype(self.dtype, copy=False), self.targets[idx]], axis=1)
+        picked = self.images.take(idx).astype(self.dtype, copy=False)
+        return np.concatenate([picked, self.targets[idx]], axis=1)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         rows = self[np.arange(len(self))]
