@@ -212,11 +212,23 @@ def test_manual_backward_calls_like_the_lecture():
     assert (c.grad, a.grad, b.grad) == (1.0, -3.0, 2.0)
 
 
-def test_hand_made_node_without_rule_is_an_error():
-    a = Value(1.0)
-    out = Value(2.0, (a,), "mystery")
-    with pytest.raises(ValueError, match="mystery"):
-        out.backward()
+@pytest.mark.parametrize("op", ["tanh", "exp", "mystery"])
+def test_a_forgotten_closure_passes_nothing_back_and_says_so(op):
+    """L2-3: a Value made by hand whose _backward was never set gives its inputs nothing, as in the
+    original (even when its op has a rule in OPS), so the lecture's exercise can fail; a warning
+    names the op."""
+    x = Value(0.5)
+    out = Value(math.tanh(x.data), (x,), op)  # the lecture's tanh, `out._backward = ...` forgotten
+
+    def _backward():
+        x.grad += 999 * out.grad  # never attached: it must not run
+
+    with pytest.warns(UserWarning, match=f"op '{op}' and inputs has no _backward"):
+        (out * 2 + x).backward()
+    assert x.grad == 1.0  # only the direct `+ x` path
+    out._backward = _backward  # attached: now it runs
+    (out * 1).backward()
+    assert x.grad == 1.0 + 999
 
 
 def test_no_grad_records_no_graph():

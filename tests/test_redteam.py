@@ -71,7 +71,13 @@ def test_D2_a_failing_backward_leaves_every_grad_as_it_was():
     w = Value(2.0)
     (w * 3).backward()
     assert w.grad == 3.0
-    bad = Value(10.0, (w * 5,), "myop")  # made by hand, _backward forgotten
+    bad = Value(10.0, (w * 5,), "myop")  # made by hand, with a closure that fails half-way
+
+    def fails():
+        w.grad += 100.0
+        raise ValueError("myop failed")
+
+    bad._backward = fails
     with pytest.raises(ValueError, match="myop"):
         (bad + w).backward()
     assert w.grad == 3.0

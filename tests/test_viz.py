@@ -3,6 +3,7 @@ seed chapter's numbers, and hostile expressions on the command line."""
 
 import html
 import json
+import math
 import os
 import re
 import shutil
@@ -302,6 +303,21 @@ def test_learn_D4_a_closure_that_overwrites_is_reported_as_an_overwrite():
 
     (c,) = explain(add_right(a, a)).steps[0].contributions
     assert not c.overwrote and c.total == 2
+
+
+@pytest.mark.parametrize("lang, words", [("en", "no _backward set"), ("zh", "没有设置 _backward")])
+def test_explain_names_a_value_made_by_hand_whose_closure_was_forgotten(lang, words):
+    """L2-3: the step of a hand-made Value with no _backward says it passes nothing back, and its
+    totals are what backward() really leaves (0 from that node)."""
+    x = Value(0.5, label="x")
+    t = Value(math.tanh(0.5), (x,), "tanh", label="t")  # `t._backward = ...` forgotten
+    ex = explain(t * 2, lang=lang)
+    (c,) = ex.steps[-1].contributions
+    assert c.forgotten and c.added == 0 and c.total == 0
+    assert "x.grad += 0  -> 0   " in str(ex) and words in str(ex)
+    with pytest.warns(UserWarning, match="'tanh'"):
+        (t * 2).backward()
+    assert x.grad == 0
 
 
 def test_learn_D5_the_cli_explains_the_seed_question_with_shared_nodes(capsys):

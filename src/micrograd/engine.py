@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Union
@@ -476,8 +477,9 @@ def _pow_const(a: Value, k: Operand) -> Value:
 def _link_by_hand(v: Value, inputs: tuple[Value, ...]) -> None:
     """Link a Value made with the original's constructor, Value(data, (a, b), op), to its inputs.
 
-    If op has a rule in OPS, the local derivatives come from it; otherwise the node needs a
-    hand-written _backward closure (checked when backward() runs)."""
+    Its chain-rule step is the closure its maker sets next, `out._backward = _backward`, as the
+    lecture writes an op. Until then it passes nothing back, as the original's default closure:
+    a forgotten closure shows as inputs whose grads stay 0, which is how learners find it."""
     for x in inputs:
         if not isinstance(x, Value):
             raise TypeError(f"Value(): inputs must be Values, got {x!r}")
@@ -485,22 +487,25 @@ def _link_by_hand(v: Value, inputs: tuple[Value, ...]) -> None:
     v._b = inputs[1] if len(inputs) > 1 else None
     if len(inputs) > 2:
         v._rest = inputs[2:]
-    rule = OPS.get(v._op)
-    try:
-        _, local = rule(FloatMath, *(x.data for x in inputs)) if rule else (None, ())
-    except (ArithmeticError, ValueError, TypeError):  # the rule does not fit these inputs
-        local = ()
-    if len(local) == len(inputs):
-        v._da, v._db = (*local, None)[:2]
-    else:  # what the original does silently (its default _backward does nothing), said aloud
-        v._backward = lambda: _no_rule(v)
+    v._backward = NoBackward(v._op)
 
 
-def _no_rule(v: Value) -> None:
-    raise ValueError(
-        f"op {v._op!r} has no rule in micrograd.engine.OPS: a Value made by hand with inputs "
-        "needs its ._backward set, the way the original micrograd teaches"
-    )
+class NoBackward:
+    """The _backward of a Value made by hand before its maker sets one: it adds nothing to the
+    inputs' grads (the original's `lambda: None`) and says so in a warning, once per op name."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: str) -> None:
+        self.op = op
+
+    def __call__(self) -> None:
+        warnings.warn(
+            f"a Value made by hand with op {self.op!r} and inputs has no _backward: its inputs "
+            "get nothing from it (set out._backward = _backward, the closure of its local "
+            "derivatives, as the lecture does)",
+            stacklevel=3,  # the line that called backward()
+        )
 
 
 def _read(x: Operand) -> float:

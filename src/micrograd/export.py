@@ -123,7 +123,8 @@ def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
     for v in order:
         if v._user_backward is not None:
             raise ValueError(
-                f"to_torch_fn: op {v._op!r} is a hand-written closure with no rule in OPS"
+                f"to_torch_fn: op {v._op!r} was made by hand, Value(data, inputs, op), and its "
+                "_backward closure cannot run on tensors; build it from micrograd's ops"
             )
     slots = {v: i for i, v in enumerate(inputs)}
     m = TorchMath(torch)

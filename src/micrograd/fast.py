@@ -215,8 +215,9 @@ class Compiled:
         for v in order:
             if v._user_backward is not None:
                 raise TraceError(
-                    f"op {v._op!r} has a hand-written _backward closure, which cannot run on "
-                    "arrays; add its rule to micrograd.engine.OPS to compile it"
+                    f"op {v._op!r} was made by hand, Value(data, inputs, op), and its _backward "
+                    "closure cannot run on arrays; build it from micrograd's ops, or add its rule "
+                    "to micrograd.engine.OPS, to compile it"
                 )
         self.dtype = np.dtype(dtype or np.float64)
         if self.dtype not in (np.float64, np.float32):

@@ -21,6 +21,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
         "repeated": "   (+=: {input} is used more than once; contributions add up)",
         "custom": "(custom _backward)",
+        "forgotten": "      {input}.grad += 0  -> {total}   (made by hand, Value(..., (inputs), op), "
+        "with no _backward set: it passes nothing back)",
         "overwrote": "      {input}.grad = {total}   (custom _backward: it set the grad with = "
         "instead of adding with +=; what came before is lost)",
         "user": "user code",
@@ -106,6 +108,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
         "repeated": "   （+=：{input} 被多次使用，梯度累加）",
         "custom": "（自定义 _backward）",
+        "forgotten": "      {input}.grad += 0  -> {total}   （手工创建的 Value(..., (父节点), op) "
+        "没有设置 _backward：它不向父节点传递任何梯度）",
         "overwrote": "      {input}.grad = {total}   （自定义 _backward 用 = 覆盖了梯度，"
         "没有用 += 累加；之前的梯度丢失了）",
         "user": "用户代码",

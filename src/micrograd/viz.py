@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from micrograd.engine import Constant, Value, topo_order
+from micrograd.engine import Constant, NoBackward, Value, topo_order
 from micrograd.io import atomic_write
 from micrograd.messages import MESSAGES, language
 from micrograd.messages import text as say
@@ -299,6 +299,7 @@ class Contribution:
     repeated: bool  # the input received contributions before: that is why it is +=
     value: Value | None = None  # the input itself
     overwrote: bool = False  # a hand-written closure set the grad (=) instead of adding (+=)
+    forgotten: bool = False  # a Value made by hand whose _backward was never set: adds nothing
 
 
 @dataclass
@@ -330,6 +331,8 @@ class Explanation:
         lang = self.lang
         if c.overwrote:
             return say("overwrote", lang, input=c.input, total=fmt_number(c.total))
+        if c.forgotten:
+            return say("forgotten", lang, input=c.input, total=fmt_number(c.total))
         how = (
             f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
             if c.local is not None
@@ -379,7 +382,12 @@ def explain(
             continue
         upstream = grad[node]
         contributions = []
-        if node._user_backward is not None:  # run the hand-written closure on the copy
+        if isinstance(node._user_backward, NoBackward):  # made by hand, no closure set
+            for p in dict.fromkeys(node._prev):
+                c = Contribution(name[p], None, upstream, 0, grad[p], p in received, p)
+                c.forgotten = True
+                contributions.append(c)
+        elif node._user_backward is not None:  # run the hand-written closure on the copy
             after, added_to = _run_closure(node, order, grad)
             for p in dict.fromkeys(node._prev):  # each input once: a closure is not per operand
                 added = after[p] - grad[p]
