@@ -7,7 +7,7 @@
     python3 tasks.py fuzz     # property tests with random seeds and 15x the examples, then atheris
     python3 tasks.py bench    # the benchmark against micrograd 0.1.0, PyTorch and others
     python3 tasks.py bench --scaling  # the fast path against PyTorch at real sizes
-    python3 tasks.py screenshots  # redraw docs/img/stepper.png and playground.png in the browser
+    python3 tasks.py screenshots  # redraw the README's screenshots (docs/img/*.png) in the browser
     python3 tasks.py stress-browser  # the browser tests 20 times beside two busy processes
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes

@@ -160,6 +160,71 @@ def test_the_stepper_matches_backward_on_a_neuron_and_speaks_chinese(browser, tm
     assert "梯度" in browser.find_element(By.ID, "say").text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_quiz_stepper_waits_for_each_answer(browser, tmp_path, lang):
+    """Issue 21 section 3: with quiz=True each += stays hidden until the learner types its number;
+    a right answer turns green and applies it, a wrong one shows the local derivative and the
+    upstream grad; stepping (next, the slider, the keys, play) stops at the open question."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    f = seed_question()
+    page = tmp_path / "quiz.html"
+    stepper(f, quiz=True, lang=lang).save(str(page))
+    browser.get(page.as_uri())
+    frames = expected_frames(f)
+    ex = explain(f)
+    added = [c for s in ex.steps for c in s.contributions]  # frame 2 + i asks added[i]
+    css = browser.find_element
+    nxt, answer = css(By.CSS_SELECTOR, '[data-action="next"]'), css(By.ID, "answer")
+    nxt.click()
+    nxt.click()
+    assert browser.execute_script("return window.micrograd.current") == 2
+    assert not nxt.is_enabled() and answer.is_displayed()
+    assert grads_shown(browser) == frames[1]  # the first += is not applied yet
+    assert css(By.ID, "say").text.endswith(f"{added[0].input}.grad += ?")
+    browser.execute_script("window.micrograd.step(9)")  # seeking past the question stops there
+    assert browser.execute_script("return window.micrograd.current") == 2
+    css(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert browser.execute_script("return window.micrograd.current") == 2
+
+    answer.send_keys("abc", Keys.ENTER)
+    assert css(By.ID, "feedback").get_attribute("data-state") == "invalid"
+    answer.clear()
+    answer.send_keys(str(added[0].added + 5), Keys.ENTER)  # wrong: the two factors are shown
+    feedback = css(By.ID, "feedback")
+    assert feedback.get_attribute("data-state") == "wrong"
+    assert f"{added[0].local:g}" in feedback.text and f"{added[0].upstream:g}" in feedback.text
+    assert grads_shown(browser) == frames[1] and not nxt.is_enabled()
+    screenshot(browser, "stepper-quiz.zh-CN.png" if lang == "zh" else "stepper-quiz.png", tmp_path)
+    answer.clear()
+    answer.send_keys(f"{added[0].added:g}", Keys.ENTER)
+    assert feedback.get_attribute("data-state") == "right"
+    assert "right" in css(By.ID, "say").get_attribute("class").split()
+    assert grads_shown(browser) == frames[2] and nxt.is_enabled()
+    for i in range(1, len(added)):  # each next question, answered right at the first try
+        nxt.click()
+        k = 2 + i
+        assert grads_shown(browser) == frames[k - 1], f"step {k}"
+        if i == 3:  # one shown instead of answered
+            css(By.CSS_SELECTOR, '[data-action="show"]').click()
+        else:
+            answer.send_keys(str(added[i].added), Keys.ENTER)
+        assert grads_shown(browser) == frames[k], f"step {k}"
+    assert grads_shown(browser)["a"] == 25.0 and grads_shown(browser)["b"] == 19.0
+    score = css(By.ID, "score")
+    asked = len(added)
+    assert (score.get_attribute("data-right"), score.get_attribute("data-asked")) == (
+        str(asked - 2),
+        str(asked),
+    )
+    browser.execute_script("window.micrograd.step(2)")  # answered questions stay answered
+    assert grads_shown(browser) == frames[2] and not answer.is_displayed()
+    if lang == "zh":
+        assert css(By.CSS_SELECTOR, '[data-action="check"]').get_attribute("textContent") == "核对"
+        assert "预测每一次 +=" in css(By.ID, "quiz-intro").text
+
+
 def test_the_cli_writes_the_stepper_page(browser, tmp_path):
     out = tmp_path / "backward.html"
     expr = "c = a + b; d = a * b; e = c + d; g = c * d; f = e + g"
@@ -252,15 +317,19 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
         time.sleep(0.05)
 
 
-def test_clicking_a_point_opens_its_stepper(browser, playground):
+@pytest.mark.parametrize("quiz", [False, True])
+def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     browser.get(playground)
     while not browser.execute_script(
         "return !!(window.micrograd.run && window.micrograd.run.grid)"
     ):
         time.sleep(0.05)
+    if quiz:
+        browser.find_element(By.ID, "quiz").click()
     point = browser.execute_script(
         "const r = window.micrograd.run; const [x0, x1, y0, y1] = r.grid.box; const [x, y] = r.points[0];"
         "return [(x - x0) / (x1 - x0) * 400, 400 - (y - y0) / (y1 - y0) * 400];"
@@ -279,6 +348,17 @@ def test_clicking_a_point_opens_its_stepper(browser, playground):
     browser.switch_to.window(new)
     try:
         assert "/stepper?i=0" in browser.current_url
+        assert ("quiz=1" in browser.current_url) == quiz
+        if quiz:  # the sample's first += is asked; answered, stepping goes on
+            browser.execute_script("window.micrograd.step(9)")
+            k = browser.execute_script("return window.micrograd.current")
+            added = browser.execute_script(
+                "return window.micrograd.frames[arguments[0]].quiz.added", k
+            )
+            browser.find_element(By.ID, "answer").send_keys(repr(added), Keys.ENTER)
+            assert browser.find_element(By.ID, "feedback").get_attribute("data-state") == "right"
+            assert browser.find_element(By.CSS_SELECTOR, '[data-action="next"]').is_enabled()
+            return
         browser.execute_script("window.micrograd.step(window.micrograd.steps)")
         shown = grads_shown(browser)
         assert (
@@ -291,7 +371,7 @@ def test_clicking_a_point_opens_its_stepper(browser, playground):
 
 def test_screenshots_are_pictures(tmp_path):
     """The README's screenshots exist (made by this file under `python3 tasks.py screenshots`)."""
-    for name in ("stepper.png", "playground.png"):
+    for name in ("stepper.png", "playground.png", "stepper-quiz.png", "stepper-quiz.zh-CN.png"):
         path = os.path.join(ROOT, "docs", "img", name)
         with open(path, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"

@@ -126,6 +126,8 @@ def test_hostile_bodies_and_hosts_are_refused(server):
     assert status == 400 and "no sample" in answer["error"]
     status, answer = request(server, "GET", f"/api/runs/{s['id']}/stepper?i=x")
     assert status == 400
+    status, answer = request(server, "GET", f"/api/runs/{s['id']}/stepper?i=0&quiz=yes")
+    assert status == 400 and "quiz must be 0 or 1" in answer["error"]
     # nothing changed: the run is still at step 0 and still trains
     assert request(server, "GET", f"/api/runs/{s['id']}")[1]["step"] == 0
     assert request(server, "POST", f"/api/runs/{s['id']}/step", {"steps": 1})[1]["step"] == 1
@@ -162,7 +164,9 @@ def test_a_sample_opens_its_backward_stepper(server):
     _, s = request(server, "POST", "/api/runs", {"hidden": [2], "seed": 5})
     status, page = request(server, "GET", f"/api/runs/{s['id']}/stepper?i=7&lang=zh")
     assert status == 200 and page.startswith("<!DOCTYPE html>")
-    assert '"name": "loss"' in page and '"lang": "zh"' in page
+    assert '"name": "loss"' in page and '"lang": "zh"' in page and '"quiz": false' in page
+    status, page = request(server, "GET", f"/api/runs/{s['id']}/stepper?i=7&quiz=1")
+    assert status == 200 and '"quiz": true' in page and '"added": ' in page
 
 
 def test_the_page_is_served_in_both_languages(server):

@@ -20,6 +20,7 @@ from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expres
 from micrograd.io import atomic_write, check_target, write_files
 from micrograd.messages import LANGUAGES, language
 from micrograd.messages import text as say
+from micrograd.quiz import quiz
 from micrograd.viz import MAX_NODES, explain, fmt_number, stepper, to_dot, to_mermaid
 
 
@@ -406,7 +407,11 @@ def _explain_command(args: argparse.Namespace) -> int:
     out = _expression(args)
     fmt = args.format or ("html" if (args.output or "").lower().endswith(".html") else "text")
     if fmt == "html":  # the backward stepper: a page that steps through the same pass
-        text = stepper(out, lang=args.lang, max_nodes=args.max_nodes).page
+        text = stepper(out, lang=args.lang, max_nodes=args.max_nodes, quiz=args.quiz).page
+    elif args.quiz:  # asked here, one += at a time
+        print(f"{out.label} = {fmt_number(out.data)}")
+        quiz(out, lang=args.lang)
+        return 0
     else:
         steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
         text = f"{out.label} = {fmt_number(out.data)}\n{steps}\n"
@@ -435,6 +440,7 @@ def _add_expression_commands(sub: Any, lang: str) -> None:
     e = _translated(sub, "explain", common, lang)
     e.add_argument("--format", choices=("text", "html"), help=say("help_explain_format", lang))
     e.add_argument("-o", "--output", help=say("help_output", lang))
+    e.add_argument("--quiz", action="store_true", help=say("help_quiz", lang))
     e.set_defaults(run=_explain_command)
 
 

@@ -70,6 +70,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "help_explain": "print the steps of backward for an expression",
         "help_explain_format": "text (default) or html: a page that steps through backward "
         "(default: html when -o ends in .html)",
+        "help_quiz": "predict each +=: type the number it adds before it is shown (text: asked "
+        "here; html: in the page)",
         "about_explain": "Run backward on an expression and print every step of the chain rule.",
         # the playground page (micrograd.playground)
         "pg_title": "micrograd playground",
@@ -90,12 +92,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pg_params": "parameters",
         "pg_name": "name",
         "pg_click": "Click a point to step through the backward pass of its loss.",
+        "pg_quiz": "quiz me: predict each +=",
         "usage": "usage: ",
         "prev": "◀ back",
         "next": "next ▶",
         "play": "play",
         "pause": "pause",
         "step_of": "step {k} of {n}",
+        # the quiz of the stepper and of `micrograd explain --quiz`: predict each +=
+        "quiz_intro": "Predict each +=: type the number it adds to the input's grad, then check.",
+        "quiz_ask": "{input}.grad += ?",
+        "quiz_check": "check",
+        "quiz_show": "show",
+        "quiz_right": "right",
+        "quiz_right_step": "right: {line}",
+        "quiz_wrong": "not quite: the local derivative d {node} / d {input} is {local}, and "
+        "{node}.grad (the upstream grad) is {upstream}; += adds their product",
+        "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
+        "quiz_score": "{right} of {asked} right at the first try",
         "positionals": "positional arguments",
         "options": "options",
         "help_help": "show this help message and exit",
@@ -153,6 +167,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "help_format": "默认：按 -o 的扩展名，否则为 dot",
         "help_output": "写入这个文件；- 或不给：标准输出",
         "help_explain": "打印表达式反向传播的每一步",
+        "help_quiz": "预测每一次 +=：在它显示之前输入它加上的数（text：在终端里问；html：在网页里问）",
         "help_explain_format": "text（默认）或 html：一个逐步演示反向传播的网页"
         "（-o 以 .html 结尾时默认为 html）",
         "about_explain": "对表达式运行反向传播，并打印链式法则的每一步。",
@@ -174,12 +189,23 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pg_params": "参数",
         "pg_name": "名字",
         "pg_click": "点击一个数据点，逐步查看它的损失的反向传播。",
+        "pg_quiz": "测验：预测每一次 +=",
         "usage": "用法：",
         "prev": "◀ 上一步",
         "next": "下一步 ▶",
         "play": "播放",
         "pause": "暂停",
         "step_of": "第 {k} 步，共 {n} 步",
+        "quiz_intro": "预测每一次 +=：输入它加到父节点梯度上的数，再核对。",
+        "quiz_ask": "{input}.grad += ?",
+        "quiz_check": "核对",
+        "quiz_show": "显示答案",
+        "quiz_right": "答对了",
+        "quiz_right_step": "答对了：{line}",
+        "quiz_wrong": "不对：局部偏导 d {node} / d {input} 是 {local}，{node}.grad（上游梯度）是 "
+        "{upstream}；+= 加上的是两者的乘积",
+        "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
+        "quiz_score": "首次答对 {right} / {asked}",
         "positionals": "位置参数",
         "options": "选项",
         "help_help": "显示帮助并退出",
@@ -200,6 +226,6 @@ def language(lang: str | None = None) -> str:
     return "en"
 
 
-def text(key: str, lang: str, **fields: str) -> str:
+def text(key: str, lang: str, **fields: object) -> str:
     """The sentence `key` in `lang`, with its fields filled in."""
     return MESSAGES[lang][key].format(**fields)

@@ -14,7 +14,7 @@ tabs train two runs side by side without touching each other.
     POST /api/runs                {"data": "moons", "hidden": [8, 8], ...} -> the new run's state
     POST /api/runs/ID/step        {"steps": 5}                              -> its state after them
     GET  /api/runs/ID                                                       -> its state
-    GET  /api/runs/ID/stepper?i=N                                           -> the stepper page
+    GET  /api/runs/ID/stepper?i=N[&quiz=1]                               -> the stepper page
 """
 
 from __future__ import annotations
@@ -164,9 +164,10 @@ class Run:
         """A copy of the model as it is now, to read without holding the run's lock."""
         return Classifier(copy.deepcopy(self.model), self.clf.classes)
 
-    def sample_stepper(self, i: int, lang: str, clf: Classifier) -> str:
+    def sample_stepper(self, i: int, lang: str, clf: Classifier, quiz: bool = False) -> str:
         """The stepper page of sample i's loss under the model `clf` (a snapshot), built with
-        Values (the eager engine); a 422 for a graph too large to step through."""
+        Values (the eager engine), asking each += when `quiz`; a 422 for a graph too large to
+        step through."""
         if not 0 <= i < len(self.X):
             raise BadRequest(
                 f"no sample {i}: the data set has {len(self.X)} points (0..{len(self.X) - 1})"
@@ -182,7 +183,7 @@ class Run:
                 f"stepper shows ({MAX_STEPPER_NODES}): reset with fewer or narrower layers",
                 HTTPStatus.UNPROCESSABLE_ENTITY,
             )
-        return stepper(loss, params=clf.model, lang=lang, max_nodes=None).page
+        return stepper(loss, params=clf.model, lang=lang, max_nodes=None, quiz=quiz).page
 
 
 def _diverged(step: int, why: str) -> BadRequest:
@@ -373,9 +374,12 @@ class Handler(BaseHTTPRequestHandler):
             lang = query.get("lang", [pg.lang])[0]
             if lang not in MESSAGES:
                 raise BadRequest(f"lang must be one of {sorted(MESSAGES)}, got {lang!r}")
+            quiz = query.get("quiz", ["0"])[0]
+            if quiz not in ("0", "1"):
+                raise BadRequest(f"quiz must be 0 or 1, got {quiz!r}")
             with run.lock:  # a copy: the page is built while the run goes on training
                 clf = run.snapshot()
-            return HTTPStatus.OK, "html", run.sample_stepper(i, lang, clf)
+            return HTTPStatus.OK, "html", run.sample_stepper(i, lang, clf, quiz == "1")
         with run.lock:
             return (
                 HTTPStatus.OK,

@@ -493,14 +493,24 @@ class Stepper:
 
 
 def stepper(
-    root: Value, params: Any = (), lang: str | None = None, max_nodes: int | None = MAX_NODES
+    root: Value,
+    params: Any = (),
+    lang: str | None = None,
+    max_nodes: int | None = MAX_NODES,
+    quiz: bool = False,
 ) -> Stepper:
     """The backward stepper of `root`: the graph with each Value's name, data and grad, stepping
     through backward() as explain() does (the order, the output's grad of 1, then each
     `input.grad += local * upstream`), with buttons, the arrow keys, a slider and play.
 
+    With quiz=True each `+=` stays hidden until the learner types the number it adds: a right
+    answer turns green; a wrong one shows the local derivative and the upstream grad whose product
+    it is, and the learner tries again (or shows it). Stepping stops at the first open question.
+
     Every Value's box carries data-name and data-grad (the grad at the current step); the buttons
-    carry data-action="prev", "next", "play"; the page has window.micrograd.step(k)."""
+    carry data-action="prev", "next", "play" (and "check", "show" beside the answer field
+    data-action="answer" of a quiz, whose score has data-right and data-asked); the page has
+    window.micrograd.step(k)."""
     named, every = _parameters(params)
     params = [(n, p) for p, n in named.items()] + [p for p in every if p not in named]
     ex = explain(root, max_nodes, params, lang)
@@ -508,6 +518,9 @@ def stepper(
     name = names(order, params)
     index = {v: i for i, v in enumerate(order)}
     by_name = {name[v]: v for v in order}
+    from micrograd.quiz import TOLERANCE, questions  # it builds on explain()
+
+    asked = {id(c): q for _, c, q in questions(ex)} if quiz else {}
     frames: list[dict[str, Any]] = [{"text": say("order", ex.lang, order=", ".join(ex.order))}]
     start = say("start", ex.lang, root=ex.root)
     frames.append({"set": [[index[root], _grad_text(1.0)]], "text": start, "node": index[root]})
@@ -519,16 +532,31 @@ def stepper(
             if c is not None and c.value is not None:
                 frame["set"] = [[index[c.value], _grad_text(c.total)]]
                 frame["input"] = index[c.value]
+                if id(c) in asked:
+                    q = asked[id(c)]
+                    frame["quiz"] = {
+                        "ask": q.ask(ex.lang),
+                        "added": q.added,
+                        "wrong": q.wrong(ex.lang),
+                    }
                 frame["text"] += "\n" + ex.line(c).strip()
             frames.append(frame)
     data = {
         "title": f"{ex.root}.backward()",
         "frames": frames,
         **_layout(order, root, name, every),
-        "words": {k: MESSAGES[ex.lang][k] for k in ("prev", "next", "play", "pause", "step_of")},
+        "words": {k: MESSAGES[ex.lang][k] for k in _PAGE_WORDS},
         "lang": ex.lang,
+        "quiz": quiz,
+        "tolerance": TOLERANCE,
     }
     return Stepper(page_with_data("stepper.html", data), len(frames) - 1)
+
+
+_PAGE_WORDS = (
+    *("prev", "next", "play", "pause", "step_of"),
+    *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
+)
 
 
 def _grad_text(x: Any) -> str:
