@@ -55,6 +55,7 @@ class Question:
     added: float  # local * upstream: the answer
     step_line: str  # the line that starts the node's step (its formula and grad)
     line: str  # the += line, shown once answered
+    said: str = ""  # the learner's last wrong answer
 
     def ask(self, lang: str) -> str:
         """The step and the hidden +=: `c.grad += ?`."""
@@ -142,6 +143,7 @@ def quiz(
                 break
             else:
                 wrong += 1
+                q.said = typed.strip()
                 tell(f"      {q.wrong(lang)}")
         else:
             score.missed.append(q)

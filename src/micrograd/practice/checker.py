@@ -12,7 +12,9 @@ import io
 import json
 import os
 import random
+import signal
 import sys
+import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -79,7 +81,9 @@ def load(code: Any, lang: str = "en") -> Any:
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
-            raise LearnerError(Problem("other", say("load_failed", lang, error=_error(e)))) from e
+            why = _too_long(path, lang) if isinstance(e, TookTooLong) else None
+            why = why or say("load_failed", lang, error=_error(e))
+            raise LearnerError(Problem("other", why)) from e
         finally:
             sys.modules.pop(module.__name__, None)
         return module
@@ -103,6 +107,10 @@ def _attach(fn: Callable[..., Any], ex: Exercise) -> Any:
     return types.SimpleNamespace(Value=type(base.__name__, (base,), {name: fn}))
 
 
+def _too_long(what: str, lang: str) -> str:
+    return say("too_long", lang, what=what, seconds=f"{TIME_LIMIT:g}")
+
+
 def _error(e: BaseException) -> str:
     text = str(e).splitlines()[0] if str(e) else ""
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
@@ -110,15 +118,55 @@ def _error(e: BaseException) -> str:
 
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
-    """Learner code runs with its prints hidden (a print in _backward would flood the table)
-    and a known recursion limit."""
+    """Learner code runs with its prints hidden (a print in _backward would flood the table),
+    a known recursion limit, and a time limit."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(min(old, RECURSION_LIMIT), 1000))
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), _time_limit():
             yield
     finally:
         sys.setrecursionlimit(old)
+
+
+TIME_LIMIT = 60.0  # seconds for one call into learner code (training an MLP takes a few)
+
+
+class TookTooLong(BaseException):
+    """Raised inside learner code that ran past TIME_LIMIT. Not an Exception, so that an
+    `except Exception:` in the learner's loop cannot swallow it."""
+
+
+_timing = False  # a limit is running: calls nested in it share it
+
+
+@contextlib.contextmanager
+def _time_limit() -> Iterator[None]:
+    """Stop the block after TIME_LIMIT seconds (a loop that never ends), with SIGALRM: where
+    there is one (not on Windows), in the main thread, and when no other timer runs."""
+    global _timing
+    usable = (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and not _timing
+        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    )
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TookTooLong
+
+    before = signal.signal(signal.SIGALRM, stop)
+    _timing = True
+    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        _timing = False
 
 
 def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
@@ -128,6 +176,8 @@ def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
             return fn()
     except LearnerError:
         raise
+    except TookTooLong as e:
+        raise LearnerError(Problem("other", _too_long(what, lang))) from e
     except NotImplementedError as e:
         raise LearnerError(Problem("other", say("not_written", lang, what=what))) from e
     except RecursionError as e:
@@ -142,6 +192,14 @@ def value_class(ns: Any, lang: str) -> Any:
     if not isinstance(cls, type):
         raise LearnerError(Problem("other", say("no_class", lang, name="Value")))
     return cls
+
+
+def function_of(ns: Any, name: str, lang: str) -> Callable[..., Any]:
+    """The learner's function `name`, or a LearnerError saying it is missing."""
+    fn = getattr(ns, name, None)
+    if not callable(fn):
+        raise LearnerError(Problem("other", say("no_function", lang, name=name)))
+    return fn
 
 
 # ---------------------------------------------------------------------------- op exercises
@@ -287,6 +345,10 @@ def check(
         raise ValueError(say("unknown_exercise", lang, exercise=exercise_id, known=known))
     ex = EXERCISES[exercise_id]
     seed = new_seed() if seed is None else seed
+    if ex.kind == "predict":  # the learner's answers, not code
+        from micrograd.practice.lecture import check_predict
+
+        return check_predict(ex, code, seed, lang)
     try:
         ns = _attach(code, ex) if isinstance(code, types.FunctionType) else load(code, lang)
         return _dispatch(ex, ns, seed, lang)
@@ -297,13 +359,15 @@ def check(
 
 
 def _dispatch(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
-    from micrograd.practice import training, traps  # they import this module
+    from micrograd.practice import lecture, training, traps  # they import this module
 
     checks: dict[str, Callable[[Exercise, Any, int, str], CheckResult]] = {
         "op": check_op,
         "backward": traps.check_backward,
         "zero-grad": training.check_zero_grad,
         "mlp": training.check_mlp,
+        "derivative": lecture.check_derivative,
+        "softmax": lecture.check_softmax,
     }
     try:
         return checks[ex.kind](ex, ns, seed, lang)

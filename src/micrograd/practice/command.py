@@ -29,6 +29,8 @@ WORDS: dict[str, dict[str, str]] = {
         "more_hints": "More: `micrograd practice hint {id}`.",
         "exists": "{path} exists already: not overwritten (delete it to start again)",
         "written": "wrote {path}: write the TODO parts, then `micrograd practice check {id}`",
+        "written_quiz": "wrote {path}: open it in a browser and predict each +=, or answer in "
+        "the terminal: `micrograd practice check {id}`",
         "no_stub": "no {path}: start with `micrograd practice start {id}`, or give a file",
         "reveal_first": "check your own attempt first: `micrograd practice check {id}` "
         "(reveal opens after one check)",
@@ -57,6 +59,8 @@ WORDS: dict[str, dict[str, str]] = {
         "more_hints": "更多提示：`micrograd practice hint {id}`。",
         "exists": "{path} 已经存在：没有覆盖（想重新开始就先删掉它）",
         "written": "已写入 {path}：完成其中的 TODO，然后运行 `micrograd practice check {id}`",
+        "written_quiz": "已写入 {path}：在浏览器里打开它，预测每一次 +=；或者在终端里回答："
+        "`micrograd practice check {id}`",
         "no_stub": "没有 {path}：先运行 `micrograd practice start {id}`，或者给出文件",
         "reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}`（检查过一次后才能查看答案）",
         "solution": "{id} 的参考答案（讲座的写法）：",
@@ -250,11 +254,18 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.solutions import stub
 
-    path = os.path.join(FOLDER, f"{args.id}.{'ipynb' if args.notebook else 'py'}")
+    predict = EXERCISES[args.id].kind == "predict"
+    ext = "ipynb" if args.notebook else "html" if predict else "py"
+    path = os.path.join(FOLDER, f"{args.id}.{ext}")
     if os.path.exists(path):
         print(word("exists", lang, path=path), file=sys.stderr)
         return 1
     os.makedirs(FOLDER, exist_ok=True)
+    if predict:
+        data = _quiz_page(args.id, lang, args.notebook)
+        atomic_write(path, data.encode())
+        print(word("written_quiz", lang, path=path, id=args.id))
+        return 0
     code = stub(args.id)
     if args.notebook:
         ex = EXERCISES[args.id]
@@ -276,6 +287,24 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     return 0
 
 
+def _quiz_page(id: str, lang: str, notebook: bool) -> str:
+    """A predict exercise's quiz: the stepper page, or a notebook that shows it."""
+    from micrograd.practice.exercises import EXERCISES
+    from micrograd.practice.lecture import graph
+    from micrograd.viz import stepper
+
+    if not notebook:
+        return stepper(graph(id), lang=lang, quiz=True).page
+    ex = EXERCISES[id]
+    show = (
+        "from micrograd.practice.lecture import graph\nfrom micrograd.viz import stepper\n\n"
+        f'stepper(graph("{id}"), lang="{lang}", quiz=True)'
+    )
+    cells = [_cell("markdown", f"# {id}: {ex.title[lang]}\n\n{ex.task[lang]}"), _cell("code", show)]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
 def _cell(kind: str, text: str) -> dict[str, Any]:
     cell: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": text.splitlines(True)}
     if kind == "code":
@@ -293,7 +322,11 @@ def _learner_file(id: str) -> str | None:
 
 def _check(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.checker import check
+    from micrograd.practice.exercises import EXERCISES
 
+    if EXERCISES[args.id].kind == "predict" and not args.file:
+        result = _quiz_in_terminal(args.id, lang)
+        return _record(args.id, result, lang)
     path = args.file or _learner_file(args.id)
     if path is None or not os.path.isfile(path):
         shown = path or os.path.join(FOLDER, f"{args.id}.py")
@@ -301,14 +334,36 @@ def _check(args: argparse.Namespace, lang: str) -> int:
         return 2
     result = check(args.id, path, seed=args.seed, lang=lang)
     print(result)
+    return _record(args.id, result, lang)
+
+
+def _quiz_in_terminal(id: str, lang: str) -> Any:
+    """A predict exercise asked here, one += at a time: passed when every one is answered."""
+    from micrograd.practice.lecture import graph, missed_step
+    from micrograd.practice.result import CheckResult
+    from micrograd.quiz import quiz
+
+    score = quiz(graph(id), lang=lang)
+    result = CheckResult(id, score.passed, lang=lang)
+    if score.missed:
+        q = score.missed[0]
+        result.mistake = "wrong-local"
+        result.first_wrong_step = missed_step(q, q.said, lang)
+    print()
+    print(result)
+    return result
+
+
+def _record(id: str, result: Any, lang: str) -> int:
+    """Count the check in ./practice/progress.json; the exit status of `check`."""
     progress = load_progress(lang)
-    entry = _entry(progress, args.id)
+    entry = _entry(progress, id)
     entry["attempts"] += 1
     entry["passed"] = entry["passed"] or result.passed
     save_progress(progress)
     if not result.passed:
         print()
-        print(word("more_hints", lang, id=args.id))
+        print(word("more_hints", lang, id=id))
     return 0 if result.passed else 1
 
 
@@ -331,7 +386,10 @@ def _hint(args: argparse.Namespace, lang: str) -> int:
 
 
 def _reveal(args: argparse.Namespace, lang: str) -> int:
+    from micrograd.practice.exercises import EXERCISES
+    from micrograd.practice.lecture import graph
     from micrograd.practice.solutions import solution
+    from micrograd.viz import explain
 
     progress = load_progress(lang)
     if _entry(progress, args.id)["attempts"] < 1:
@@ -339,7 +397,10 @@ def _reveal(args: argparse.Namespace, lang: str) -> int:
         return 1
     print(word("solution", lang, id=args.id))
     print()
-    print(solution(args.id), end="")
+    if EXERCISES[args.id].kind == "predict":  # every += of the pass, in words
+        print(explain(graph(args.id), lang=lang))
+    else:
+        print(solution(args.id), end="")
     return 0
 
 

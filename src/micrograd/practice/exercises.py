@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from micrograd.practice.lecture_texts import LECTURE_TEXTS
 from micrograd.practice.texts import TEXTS
 
 
@@ -54,7 +55,7 @@ class Exercise:
     """One exercise: its id, kind, texts in each language, and the op it checks (if one)."""
 
     id: str
-    kind: str  # "op", "backward", "zero-grad" or "mlp"
+    kind: str  # "op", "backward", "zero-grad", "mlp", "derivative", "predict" or "softmax"
     title: dict[str, str]
     task: dict[str, str]
     hints: dict[str, tuple[str, ...]]
@@ -182,7 +183,15 @@ OPS: dict[str, OpSpec] = {
     ),
 }
 
+# the lecture's order: slopes, the graph filled in by hand, the ops' closures, backward(), the
+# traps of +=, the exercise set's softmax, and the network
+ORDER = (
+    *("derivative", "predict-lecture", "op-add", "op-mul", "predict-neuron", "op-pow", "op-tanh"),
+    *("op-exp", "op-relu", "op-sub", "op-div", "op-log", "op-pow-value", "backward"),
+    *("predict-shared", "zero-grad", "softmax-nll", "neuron-mlp"),
+)
+_BY_ID = {t[0]: t for t in TEXTS + LECTURE_TEXTS}
 EXERCISES: dict[str, Exercise] = {
     id: Exercise(id, kind, title, task, hints, OPS.get(id))
-    for id, kind, title, task, hints in TEXTS
+    for id, kind, title, task, hints in (_BY_ID[id] for id in ORDER)
 }

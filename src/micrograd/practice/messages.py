@@ -58,6 +58,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "_backward() calls that call each other) goes one Python call deeper per Value; build "
         "the order with a loop and a stack of your own",
         "no_class": "no class `{name}` in your code",
+        "too_long": "`{what}` ran for more than {seconds} s and was stopped: a loop that never "
+        "ends? (a while loop whose condition never changes, or a walk over the graph that never "
+        "marks what it visited)",
         "not_value": "`{what}` returned a {kind}, not a Value",
         "missing_method": "your Value has no {method}",
         "unknown_exercise": "no exercise {exercise!r}; the exercises are: {known}",
@@ -114,6 +117,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "col_close": "close",
         "col_engine": "max diff (engine)",
         "col_numeric": "max diff (central differences)",
+        # the exercises around the engine (micrograd.practice.lecture)
+        "no_function": "no function `{name}` in your code",
+        "three_numbers": "{what} must return three numbers [df/da, df/db, df/dc], got {found}",
+        "gradf_wrong": "gradf gives df/d{input} = {found} at {where}; expected {expected}",
+        "nudge_wrong": "{fn} gives df/d{input} = {found} at {where}; nudging {input} as the "
+        "exercise says gives {expected}",
+        "nudged_other_way": "{fn} gives df/d{input} = {found} at {where}, the other kind of "
+        "difference: numerical_grad nudges forward only, (f(x + h) - f(x)) / h; symmetric_grad "
+        "up and down, (f(x + h) - f(x - h)) / (2h); expected {expected}",
+        "predict_wrong": "{node}'s step, `{input}.grad += ?`: you said {found}; expected "
+        "{expected}: the local derivative d {node} / d {input} is {local} and {node}.grad (the "
+        "upstream grad) is {upstream}",
+        "predict_count": "give one number per +=, in backward()'s order: {expected} numbers; "
+        "got {found}",
+        "softmax_forward": "softmax(logits)[{i}] is {found}; expected {expected} (exp of logit "
+        "{i} over the sum of the exps)",
+        "nll_forward": "nll(probs, {target}) is {found}; expected -log(probs[{target}]) = "
+        "{expected}",
     },
     "zh": {
         "why_add_0": "`+` 对每个操作数的局部偏导都是 1",
@@ -153,6 +174,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "recursion": "`{what}` 抛出了 RecursionError：递归的拓扑排序（或互相调用的 _backward()）"
         "每多一个 Value 就多一层 Python 调用；请用循环和自己的栈来做拓扑排序",
         "no_class": "你的代码里没有类 `{name}`",
+        "too_long": "`{what}` 运行超过 {seconds} 秒，已被停止：是不是有一个永远不结束的循环？"
+        "（条件永远不变的 while 循环，或者遍历计算图时从不记录已经访问过的节点）",
         "not_value": "`{what}` 返回的是 {kind}，不是 Value",
         "missing_method": "你的 Value 没有 {method}",
         "unknown_exercise": "没有练习 {exercise!r}；可选的练习：{known}",
@@ -202,6 +225,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "col_close": "足够接近",
         "col_engine": "最大差（引擎）",
         "col_numeric": "最大差（中心差分）",
+        "no_function": "你的代码里没有函数 `{name}`",
+        "three_numbers": "{what} 应该返回三个数 [df/da, df/db, df/dc]，实际得到 {found}",
+        "gradf_wrong": "在 {where} 处，gradf 给出 df/d{input} = {found}；应该是 {expected}",
+        "nudge_wrong": "在 {where} 处，{fn} 给出 df/d{input} = {found}；按题目的方式挪动 {input} "
+        "得到的是 {expected}",
+        "nudged_other_way": "在 {where} 处，{fn} 给出 df/d{input} = {found}，用的是另一种差分："
+        "numerical_grad 只向前挪，(f(x + h) - f(x)) / h；symmetric_grad 上下各挪一次，"
+        "(f(x + h) - f(x - h)) / (2h)；应该是 {expected}",
+        "predict_wrong": "{node} 这一步的 `{input}.grad += ?`：你的答案是 {found}；应该是 "
+        "{expected}：局部偏导 d {node} / d {input} 是 {local}，{node}.grad（上游梯度）是 {upstream}",
+        "predict_count": "按 backward() 的顺序，每一次 += 给一个数：应该有 {expected} 个，实际有 {found} 个",
+        "softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 logit "
+        "的 exp 除以所有 exp 之和）",
+        "nll_forward": "nll(probs, {target}) 是 {found}；应该是 -log(probs[{target}]) = {expected}",
     },
 }
 

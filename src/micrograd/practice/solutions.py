@@ -156,6 +156,42 @@ PARTS: dict[str, str] = {
 }
 
 FUNCTIONS: dict[str, str] = {
+    "derivative": '''
+
+def f(a, b, c):
+    return -a**3 + math.sin(3 * b) - 1.0 / c + b**2.5 - a**0.5
+
+
+def gradf(a, b, c):
+    """[df/da, df/db, df/dc], term by term."""
+    return [-3 * a**2 - 0.5 * a**-0.5, 3 * math.cos(3 * b) + 2.5 * b**1.5, 1.0 / c**2]
+
+
+def numerical_grad(f, a, b, c, h):
+    """Forward differences: nudge one input by h, keep the others."""
+    f0 = f(a, b, c)
+    return [(f(a + h, b, c) - f0) / h, (f(a, b + h, c) - f0) / h, (f(a, b, c + h) - f0) / h]
+
+
+def symmetric_grad(f, a, b, c, h):
+    """Central differences: nudge up and down, divide by 2h."""
+    return [
+        (f(a + h, b, c) - f(a - h, b, c)) / (2 * h),
+        (f(a, b + h, c) - f(a, b - h, c)) / (2 * h),
+        (f(a, b, c + h) - f(a, b, c - h)) / (2 * h),
+    ]
+''',
+    "softmax-nll": """
+
+def softmax(logits):
+    counts = [logit.exp() for logit in logits]
+    denominator = sum(counts)
+    return [c / denominator for c in counts]
+
+
+def nll(probs, target):
+    return -probs[target].log()
+""",
     "zero-grad": '''
 
 def zero_grad(params):
@@ -242,6 +278,8 @@ ASKS: dict[str, tuple[str, ...]] = {
     "backward": ("backward",),
     "zero-grad": ("zero-grad",),
     "neuron-mlp": ("neuron-mlp",),
+    "derivative": ("derivative",),
+    "softmax-nll": ("softmax-nll",),
 }
 
 STUBS: dict[str, str] = {
@@ -335,6 +373,37 @@ def train(params, loss_fn, steps, lr):
     """steps times: loss = loss_fn(), zero the grads, loss.backward(), p.data += -lr * p.grad."""
     raise NotImplementedError("train")
 ''',
+    "derivative": '''
+
+def f(a, b, c):
+    return -a**3 + math.sin(3 * b) - 1.0 / c + b**2.5 - a**0.5
+
+
+def gradf(a, b, c):
+    """[df/da, df/db, df/dc], worked out by hand."""
+    raise NotImplementedError("gradf")  # TODO
+
+
+def numerical_grad(f, a, b, c, h):
+    """[df/da, df/db, df/dc] by forward differences: (f(a + h, b, c) - f(a, b, c)) / h, ..."""
+    raise NotImplementedError("numerical_grad")  # TODO
+
+
+def symmetric_grad(f, a, b, c, h):
+    """The same by central differences: (f(a + h, b, c) - f(a - h, b, c)) / (2 * h), ..."""
+    raise NotImplementedError("symmetric_grad")  # TODO
+''',
+    "softmax-nll": '''
+
+def softmax(logits):
+    """[exp(z) / sum of exp(z) over the logits, for each logit z], with Value ops."""
+    raise NotImplementedError("softmax")  # TODO
+
+
+def nll(probs, target):
+    """-log(probs[target])."""
+    raise NotImplementedError("nll")  # TODO
+''',
     "neuron-mlp": """
 
 class Neuron:
@@ -354,8 +423,14 @@ class MLP:
 }
 
 
+# exercises on plain numbers: their files need no Value class
+NO_ENGINE = ("derivative",)
+
+
 def reference(exercise_id: str | None = None) -> str:
     """The whole reference engine (with the functions and classes of `exercise_id`, or of all)."""
+    if exercise_id in NO_ENGINE:
+        return "import math\n" + FUNCTIONS[exercise_id]
     body = HEADER + "".join(PARTS.values())
     wanted = FUNCTIONS if exercise_id is None else {}
     if exercise_id in FUNCTIONS:
@@ -366,6 +441,8 @@ def reference(exercise_id: str | None = None) -> str:
 def stub(exercise_id: str) -> str:
     """The reference engine with the parts the exercise asks for left to write."""
     asks = ASKS[exercise_id]
+    if exercise_id in NO_ENGINE:
+        return "import math\n" + STUBS[exercise_id]
     parts = "".join(STUBS[name] if name in asks else text for name, text in PARTS.items())
     extra = "".join(STUBS[name] for name in asks if name in FUNCTIONS)
     return HEADER + parts + extra

@@ -11,7 +11,7 @@ from typing import Any
 
 from micrograd import engine
 from micrograd.data import moons
-from micrograd.practice.checker import LearnerError, guarded, value_class
+from micrograd.practice.checker import LearnerError, function_of, guarded, value_class
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.messages import say
 from micrograd.practice.result import CheckResult, Row
@@ -28,13 +28,6 @@ def _fail(problem: Problem) -> LearnerError:
     return LearnerError(problem)
 
 
-def _function(ns: Any, name: str, lang: str) -> Callable[..., Any]:
-    fn = getattr(ns, name, None)
-    if not callable(fn):
-        raise _fail(Problem("other", say("no_class", lang, name=name)))
-    return fn
-
-
 def _loss(params: Sequence[Any], data: Sequence[tuple[float, float]]) -> Any:
     """sum((w * x + b - y)**2), written with + and * only (the ops every engine has first)."""
     w, b = params
@@ -49,9 +42,9 @@ def _loss(params: Sequence[Any], data: Sequence[tuple[float, float]]) -> Any:
 def check_zero_grad(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """zero_grad(params), zero_grad_all(root) and train(params, loss_fn, steps, lr)."""
     V = value_class(ns, lang)
-    zero_grad = _function(ns, "zero_grad", lang)
-    zero_grad_all = _function(ns, "zero_grad_all", lang)
-    train = _function(ns, "train", lang)
+    zero_grad = function_of(ns, "zero_grad", lang)
+    zero_grad_all = function_of(ns, "zero_grad_all", lang)
+    train = function_of(ns, "train", lang)
     rng = random.Random(seed)
     result = CheckResult(ex.id, True, seed=seed, lang=lang)
 
@@ -166,8 +159,8 @@ def check_mlp(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """The learner's Neuron forward, MLP(2, [8, 8, 1])'s grads against the engine, then
     training on two moons to over 0.9 accuracy."""
     value_class(ns, lang)
-    Neuron, MLP = (_function(ns, n, lang) for n in ("Neuron", "MLP"))
-    _function(ns, "Layer", lang)
+    Neuron, MLP = (function_of(ns, n, lang) for n in ("Neuron", "MLP"))
+    function_of(ns, "Layer", lang)
     rng = random.Random(seed)
     state = random.getstate()
     random.seed(seed)  # the learner's random.uniform weights, reproducible from the seed
