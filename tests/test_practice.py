@@ -342,6 +342,11 @@ def test_check_engine_gives_one_row_per_exercise(tmp_path):
     assert not result.passed and result.mistake == "wrong-operand"
     assert not parts["op-exp"].passed and parts["op-add"].passed and parts["backward"].passed
     assert "op-exp" in str(result)
+    # the functions beside the class are checked too; softmax uses exp, so it fails with it
+    assert parts["zero-grad"].passed and parts["derivative"].passed and parts["neuron-mlp"].passed
+    assert not parts["softmax-nll"].passed and not any(p.startswith("predict") for p in parts)
+    engine_only = write(tmp_path, solutions.stub("op-add"), "engine_only.py")
+    assert "softmax-nll" not in {p.exercise for p in check_engine(engine_only).parts}
 
 
 def test_importing_micrograd_does_not_load_practice():

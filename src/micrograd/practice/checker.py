@@ -23,7 +23,7 @@ from micrograd import engine
 from micrograd.messages import language
 from micrograd.modes import no_grad
 from micrograd.practice.exercises import EXERCISES, Exercise, OpSpec, Point
-from micrograd.practice.messages import say
+from micrograd.practice.messages import aside, say
 from micrograd.practice.result import CheckResult, Row
 from micrograd.practice.rules import RULES, Known, close, fmt, inputs_of, topo
 from micrograd.practice.steps import Problem, Walk
@@ -322,7 +322,8 @@ def _run_op(
                 leaf.grad = s
         problem = guarded(what + "._backward()", lang, lambda: walk.run(outs, seeds))
         if problem is not None:
-            return None, Problem(problem.mistake, f"{problem.step} ({_where(point, names)})")
+            step = aside(problem.step, _where(point, names), lang)
+            return None, Problem(problem.mistake, step)
         return [(leaf.grad - s) / seeds[0] for leaf, s in zip(leaves, shifts)], None
     except LearnerError as e:
         return None, e.problem
@@ -377,9 +378,19 @@ def _dispatch(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         return result
 
 
+# the functions and classes an exercise checks beside a Value: check_engine runs it when the
+# learner's file has them all
+WRITTEN_BESIDE = {
+    "derivative": ("gradf", "numerical_grad", "symmetric_grad"),
+    "zero-grad": ("zero_grad", "zero_grad_all", "train"),
+    "softmax": ("softmax", "nll"),
+    "mlp": ("Neuron", "Layer", "MLP"),
+}
+
+
 def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None) -> CheckResult:
-    """Every exercise that applies to a whole lecture-style engine (each op its Value has, and
-    backward()), in one table."""
+    """Every exercise that applies to a whole lecture-style engine, in one table: each op (a
+    missing method is a failure), backward(), and the exercises whose functions the file has."""
     lang = language(lang)
     seed = new_seed() if seed is None else seed
     result = CheckResult("check-engine", True, seed=seed, lang=lang)
@@ -394,7 +405,10 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
         )
         return result
     for ex in EXERCISES.values():
-        if ex.kind not in ("op", "backward"):
+        if ex.kind == "predict":
+            continue
+        beside = WRITTEN_BESIDE.get(ex.kind, ())
+        if not all(hasattr(ns, name) for name in beside):
             continue
         if ex.op is not None and not all(hasattr(V, m) for m in ex.op.needs):
             part = CheckResult(ex.id, False, mistake="other", lang=lang)

@@ -17,7 +17,7 @@ from micrograd import engine
 from micrograd.engine import Value
 from micrograd.practice.checker import LearnerError, function_of, guarded, value_class
 from micrograd.practice.exercises import Exercise
-from micrograd.practice.messages import say
+from micrograd.practice.messages import aside, joined, say
 from micrograd.practice.result import CheckResult, Row
 from micrograd.practice.rules import close, fmt
 from micrograd.practice.steps import Problem, Walk
@@ -264,7 +264,8 @@ def check_softmax(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         problem = guarded("loss._backward()", lang, partial(Walk(names, lang).run, [loss], [1.0]))
         if problem is not None:
             where = ", ".join(fmt(x) for x in values)
-            first = Problem(problem.mistake, f"{problem.step} (logits {where}; target {target})")
+            note = joined([f"logits {where}", f"target {target}"], lang)
+            first = Problem(problem.mistake, aside(problem.step, note, lang))
         for i, (leaf, w, d) in enumerate(zip(leaves, grads_want, numeric)):
             rows[i].add(leaf.grad, w, d)
             if first is None and not close(leaf.grad, w, rel=1e-6, abs_=1e-9):

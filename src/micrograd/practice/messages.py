@@ -247,3 +247,18 @@ def say(key: str, lang: str, **fields: object) -> str:
     """The sentence `key` in `lang` ("en" or "zh"), with its fields filled in."""
     table = MESSAGES.get(lang, MESSAGES["en"])
     return table.get(key, MESSAGES["en"][key]).format(**fields)
+
+
+def aside(text: str, note: str, lang: str) -> str:
+    """`text (note)`, with full-width brackets in Chinese."""
+    return f"{text}（{note}）" if lang == "zh" else f"{text} ({note})"
+
+
+def joined(parts: list[str], lang: str) -> str:
+    """Sentences joined with a semicolon, full width in Chinese."""
+    return ("；" if lang == "zh" else "; ").join(parts)
+
+
+def titled(title: str, text: str, lang: str) -> str:
+    """`title: text`, with a full-width colon in Chinese."""
+    return f"{title}：{text}" if lang == "zh" else f"{title}: {text}"

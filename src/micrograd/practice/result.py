@@ -7,7 +7,7 @@ import html
 import math
 from dataclasses import dataclass, field
 
-from micrograd.practice.messages import say
+from micrograd.practice.messages import joined, say
 from micrograd.practice.rules import close
 
 MISTAKES = (
@@ -89,7 +89,7 @@ class CheckResult:
                 [
                     p.exercise,
                     say("ok", self.lang) if p.passed else (p.mistake or "other"),
-                    p.first_wrong_step or ("" if p.passed else "; ".join(p.notes)),
+                    p.first_wrong_step or ("" if p.passed else joined(p.notes, self.lang)),
                 ]
                 for p in self.parts
             ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from micrograd.practice.messages import say
+from micrograd.practice.messages import joined, say, titled
 from micrograd.practice.rules import Known, close, fmt, identify, inputs_of, label, signed, topo
 
 
@@ -49,7 +49,7 @@ def why(known: Known, positions: Sequence[int], lang: str, name: str) -> str:
         for i in positions
     ]
     if len(positions) > 1:
-        return say("both_operands", lang, input=name) + ": " + "; ".join(parts)
+        return titled(say("both_operands", lang, input=name), joined(parts, lang), lang)
     return parts[0]
 
 
