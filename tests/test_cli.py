@@ -262,3 +262,142 @@ def test_train_on_full_size_mnist_stays_under_500_mb(tmp_path):
     assert code == 0, out.stderr
     assert peak_kb < 500_000, f"peak {peak_kb / 1000:.0f} MB"
     print(f"train --data mnist (60,000 images): peak {peak_kb / 1000:.0f} MB")
+
+
+# The help of every command, in English and in Chinese: (argv, Chinese lines, English lines).
+HELP_CASES = [
+    (
+        [],
+        ["一个极小的自动微分引擎", "显示程序的版本号并退出", "训练一个分类器"],
+        [
+            "A tiny autograd engine: train, draw and explain.",
+            "show program's version number and exit",
+            "train a classifier with your choices of data, model and optimizer",
+        ],
+    ),
+    (
+        ["demo"],
+        ["数据和权重的随机数种子（默认：1337）", "打印训练准确率和测试准确率"],
+        [
+            "seed for data and weights (default: 1337)",
+            "skip the pictures (no matplotlib needed)",
+            "print the accuracies",
+        ],
+    ),
+    (
+        ["train"],
+        ["学习率（默认：sgd 从 1.0 衰减到 0.1", "优化器：sgd", "多层感知机（MLP）分类器"],
+        [
+            "learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
+            "minibatch size (default: the whole training set; 128 for images)",
+            "Train an MLP classifier on a toy 2-D data set.",
+        ],
+    ),
+    (
+        ["playground"],
+        ["观察决策边界和每个参数的梯度", "端口（默认：8000；0：任意一个空闲端口）"],
+        ["port (default: 8000; 0: any free one)", "do not open a browser"],
+    ),
+    (
+        ["practice"],
+        ["按讲座的顺序列出所有练习", "显示参考答案（至少检查过一次之后）"],
+        [
+            "the exercises, in the lecture's order",
+            "a reference solution (after at least one check)",
+            "language: en or zh (default: from LANG, zh_* is Chinese)",
+        ],
+    ),
+    (
+        ["practice", "start"],
+        ["写出 ./practice/ID.py：任务说明", "改为写出 ID.ipynb"],
+        ["write ./practice/ID.py: the task and a stub to fill in", "write ID.ipynb instead"],
+    ),
+]
+ARGPARSE_EN = ["usage:", "options:", "show this help message and exit"]
+
+
+def _help_of(argv, lang):
+    """The help the real command prints for `argv --help` under LANG=`lang`."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    env.update(LANG=lang, COLUMNS="200")
+    done = subprocess.run(
+        [sys.executable, "-m", "micrograd", *argv, "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("argv, chinese, english", HELP_CASES)
+@pytest.mark.parametrize("how", ["locale", "flag"])
+def test_every_help_is_chinese_under_a_zh_locale_or_lang_zh(argv, chinese, english, how):
+    text = (
+        _help_of(argv, "zh_CN.UTF-8")
+        if how == "locale"
+        else _help_of([*argv, "--lang", "zh"], "C.UTF-8")
+    )
+    assert text.startswith("用法：micrograd")
+    assert "选项：" in text and "显示帮助并退出" in text
+    for words in chinese:
+        assert words in text
+    for words in english + ARGPARSE_EN:
+        assert words not in text
+    if argv[-1:] in (["practice"], ["start"]):  # a positional: its heading too
+        assert "位置参数：" in text and "positional arguments" not in text
+
+
+@pytest.mark.parametrize("argv, chinese, english", HELP_CASES)
+def test_every_help_stays_english_without_zh(argv, chinese, english):
+    text = _help_of(argv, "C.UTF-8")
+    assert text.startswith("usage: micrograd")
+    for words in english + ARGPARSE_EN:
+        assert words in text
+    assert not re.search(r"[\u2e80-\uffef]", text)
+    assert _help_of([*argv, "--lang=en"], "zh_CN.UTF-8") == text  # the flag wins over the locale
+
+
+def test_lang_is_read_anywhere_before_a_double_dash(monkeypatch):
+    from micrograd.cli import _language_of
+
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert _language_of(["train", "--help"]) == "en"
+    assert _language_of(["--lang", "zh", "demo", "--help"]) == "zh"
+    assert _language_of(["train", "--lang=zh", "--help"]) == "zh"
+    assert _language_of(["explain", "--", "--lang", "zh"]) == "en"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert _language_of(["practice", "start", "--help"]) == "zh"
+    assert _language_of(["train", "--lang", "en"]) == "en"
+    assert _language_of(["--lang", "en", "train", "--lang", "zh"]) == "zh"
+
+
+def test_lang_before_the_command_is_the_commands_lang(capsys, monkeypatch):
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["--lang", "zh", "explain", "a*q", "--set", "a=1"]) == 2
+    assert capsys.readouterr().err.startswith("micrograd：错误：未知的名字 'q'")
+    assert main(["--lang", "zh", "explain", "a*q", "--set", "a=1", "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("micrograd: error: unknown name 'q'")  # the last
+
+
+def test_demo_and_train_take_lang_and_train_as_before(tmp_path, capsys):
+    out = tmp_path / "out"
+    args = ["--steps", "2", "--no-plot", "--quiet", "--out", str(out), "--lang", "zh"]
+    assert main(["train", *args]) == 0
+    assert "test accuracy: " in capsys.readouterr().out
+    assert os.listdir(out) == ["model.json"]
+
+
+def test_every_help_text_exists_in_every_language():
+    from micrograd.cli_texts import TEXTS
+    from micrograd.practice.command import WORDS
+
+    for table in (TEXTS, WORDS):
+        assert table["en"].keys() == table["zh"].keys()
+        for key, en in table["en"].items():  # the same placeholders to fill in, in both
+            fields = sorted(re.findall(r"%\(\w+\)s|{\w+}", en))
+            assert fields == sorted(re.findall(r"%\(\w+\)s|{\w+}", table["zh"][key])), key

@@ -7,6 +7,7 @@ import importlib.util
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -15,10 +16,11 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
+from micrograd.cli_texts import cli_text
 from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
 from micrograd.io import atomic_write, check_target, write_files
-from micrograd.messages import LANGUAGES, language
+from micrograd.messages import LANGUAGES, columns, language
 from micrograd.messages import text as say
 from micrograd.quiz import quiz
 from micrograd.viz import MAX_NODES, explain, fmt_number, stepper, to_dot, to_mermaid
@@ -271,19 +273,16 @@ def _progress(total: int, quiet: bool) -> Any:
     return update
 
 
-def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
+def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "en") -> None:
     p.add_argument(
         "--out",
         default="micrograd-out",
-        help="folder for model.json and the pictures (default: %(default)s)",
+        help=cli_text("help_out", lang),
     )
-    p.add_argument(
-        "--seed", type=int, default=1337, help="seed for data and weights (default: %(default)s)"
-    )
-    p.add_argument(
-        "--no-plot", action="store_true", help="skip the pictures (no matplotlib needed)"
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar, only the accuracies")
+    p.add_argument("--seed", type=int, default=1337, help=cli_text("help_seed", lang))
+    p.add_argument("--no-plot", action="store_true", help=cli_text("help_no_plot", lang))
+    p.add_argument("--quiet", action="store_true", help=cli_text("help_quiet", lang))
+    p.add_argument("--lang", choices=LANGUAGES, help=cli_text("help_lang", lang))
     if demo:
         p.set_defaults(
             data="moons",
@@ -301,57 +300,51 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool) -> None:
         "--data",
         choices=[*sorted(SIZES), *IMAGES],
         default="moons",
-        help="the data set: 2-D points, or the 8x8 digits (shipped) or MNIST images (default: "
-        "%(default)s)",
+        help=cli_text("help_data", lang),
     )
-    p.add_argument("--data-dir", help="for --data mnist: the folder with its four IDX files")
+    p.add_argument("--data-dir", help=cli_text("help_data_dir", lang))
     p.add_argument(
         "--noise",
         type=_number(float, 0, strict=False),
         default=0.1,
-        help="standard deviation of the noise added to the points (default: %(default)s)",
+        help=cli_text("help_noise", lang),
     )
-    p.add_argument(
-        "--hidden",
-        type=_hidden,
-        default=None,
-        help="hidden widths, e.g. 16,16 (default: 16,16; 64 for images)",
-    )
+    p.add_argument("--hidden", type=_hidden, default=None, help=cli_text("help_hidden", lang))
     p.add_argument(
         "--activation",
         choices=["relu", "tanh", "sigmoid", "linear"],
         default="relu",
-        help="activation of the hidden layers (default: %(default)s)",
+        help=cli_text("help_activation", lang),
     )
     p.add_argument(
         "--optimizer",
         choices=["sgd", "adam"],
         default=None,
-        help="sgd with a linear learning-rate decay, or adam (default: sgd; adam for images)",
+        help=cli_text("help_optimizer", lang),
     )
     p.add_argument(
         "--lr",
         type=_number(float, 0, strict=True),
         default=None,
-        help="learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
+        help=cli_text("help_lr", lang),
     )
     p.add_argument(
         "--momentum",
         type=_number(float, 0, strict=False),
         default=0.0,
-        help="SGD momentum (default: %(default)s)",
+        help=cli_text("help_momentum", lang),
     )
     p.add_argument(
         "--steps",
         type=_number(int, 0, strict=True),
         default=None,
-        help="training steps (default: 200; 300 for images)",
+        help=cli_text("help_steps", lang),
     )
     p.add_argument(
         "--batch-size",
         type=_number(int, 0, strict=True),
         default=None,
-        help="minibatch size (default: the whole training set; 128 for images)",
+        help=cli_text("help_batch_size", lang),
     )
 
 
@@ -446,83 +439,151 @@ def _add_expression_commands(sub: Any, lang: str) -> None:
 
 def _translated(sub: Any, name: str, common: argparse.ArgumentParser, lang: str) -> Any:
     """The subcommand `name`, with argparse's own words (usage, headings, -h) in `lang` too."""
-
-    class Formatter(argparse.HelpFormatter):
-        def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: Any = None) -> None:
-            super().add_usage(usage, actions, groups, say("usage", lang))
-
-    p = sub.add_parser(
+    return _command(
+        sub,
         name,
-        parents=[common],
+        lang,
         help=say(f"help_{name}", lang),
         description=say(f"about_{name}", lang),
-        formatter_class=Formatter,
-        add_help=False,
+        parents=[common],
     )
+
+
+def _formatter(lang: str) -> type[argparse.HelpFormatter]:
+    """A help formatter that writes argparse's own words ("usage: ", the headings) in `lang`;
+    in Chinese it also wraps by screen columns and ends the headings with a full-width colon."""
+    prefix = say("usage", lang)
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, usage: Any, actions: Any, groups: Any, prefix_: Any = None) -> None:
+            # prefix "" is argparse working out a subcommand's prog: left as it is
+            super().add_usage(usage, actions, groups, prefix if prefix_ is None else prefix_)
+
+        def format_help(self) -> str:
+            text = super().format_help()
+            if lang != "zh":
+                return text
+            usage, gap, rest = text.partition("\n\n")  # the usage's next lines line up under it
+            usage = usage.replace("\n", "\n" + " " * (columns(prefix) - len(prefix)))
+            titles = "|".join(re.escape(say(k, lang)) for k in ("positionals", "options"))
+            return usage + gap + re.sub(rf"^({titles}):$", r"\1：", rest, flags=re.M)
+
+        def _split_lines(self, text: str, width: int) -> list[str]:
+            return _wrap(text, width) if lang == "zh" else super()._split_lines(text, width)
+
+        def _fill_text(self, text: str, width: int, indent: str) -> str:
+            if lang != "zh":
+                return super()._fill_text(text, width, indent)
+            return "\n".join(indent + line for line in _wrap(text, width - len(indent)))
+
+    return Formatter
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Text with Chinese in it as lines of about `width` columns, broken at a space or next to
+    a Chinese character (a full-width comma or stop may hang past the end)."""
+    units = re.findall(r"[\u2e80-\uffef]|[^\s\u2e80-\uffef]+|\s", " ".join(text.split()))
+    lines, line = [], ""
+    for unit in units:
+        if line.strip() and columns(line + unit) > width and unit not in "，。：；、）":
+            lines.append(line.rstrip())
+            line = unit.lstrip()
+        else:
+            line += unit
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def _localized(p: argparse.ArgumentParser, lang: str) -> argparse.ArgumentParser:
+    """`p`, made with add_help=False, given its headings and a -h in `lang`."""
     p._positionals.title = say("positionals", lang)
     p._optionals.title = say("options", lang)
     p.add_argument("-h", "--help", action="help", help=say("help_help", lang))
     return p
 
 
+def _command(
+    sub: Any, name: str, lang: str, help: str, description: str, parents: Sequence[Any] = ()
+) -> Any:
+    """The subcommand `name` of `sub`, its help and argparse's own words in `lang`."""
+    p = sub.add_parser(
+        name,
+        parents=list(parents),
+        help=help,
+        description=description,
+        formatter_class=_formatter(lang),
+        add_help=False,
+    )
+    return _localized(p, lang)
+
+
 def _language_of(argv: list[str]) -> str:
-    """The language of explain's and graph's help and errors: --lang if given (also before the
-    parser has run, for --help), else the locale's; English for the other commands."""
-    if not {"explain", "graph"} & set(argv):
-        return "en"
+    """The language of the command's help and messages: the last --lang X or --lang=X before a
+    '--' (read before the parser has run, for --help), else the locale's."""
+    found = None
     for i, arg in enumerate(argv):
+        if arg == "--":
+            break
         given = arg.partition("=")[2] if arg.startswith("--lang=") else None
         if arg == "--lang" and i + 1 < len(argv):
             given = argv[i + 1]
         if given in LANGUAGES:
-            return given
-    return language()
+            found = given
+    return found or language()
 
 
 # ---------------------------------------------------------------------------- the command
 def build_parser(lang: str = "en") -> argparse.ArgumentParser:
-    """The argument parser of the `micrograd` command (graph's and explain's help in `lang`)."""
-    parser = _Parser(
-        prog="micrograd", description="A tiny autograd engine: train, draw and explain."
+    """The argument parser of the `micrograd` command, its help in `lang`."""
+    parser = _localized(
+        _Parser(
+            prog="micrograd",
+            description=cli_text("about_micrograd", lang),
+            formatter_class=_formatter(lang),
+            add_help=False,
+        ),
+        lang,
     )
-    parser.add_argument("--version", action="version", version=f"micrograd {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"micrograd {__version__}",
+        help=cli_text("help_version", lang),
+    )
+    # `micrograd --lang zh CMD ...`: not listed, so that each command's own --lang is the one shown
+    parser.add_argument("--lang", dest="main_lang", choices=LANGUAGES, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    demo = sub.add_parser(
-        "demo",
-        help="train MLP(2, [16, 16, 1]) on two moons, the original's demo",
-        description="Train MLP(2, [16, 16, 1]) on two moons (SGD, hinge loss), print the "
-        "accuracies and write model.json, decision_boundary.png and loss.png.",
-    )
-    _add_training_options(demo, demo=True)
-    demo.set_defaults(run=_run_train)
-    train = sub.add_parser(
-        "train",
-        help="train a classifier with your choices of data, model and optimizer",
-        description="Train an MLP classifier on a toy 2-D data set.",
-    )
-    _add_training_options(train, demo=False)
-    train.set_defaults(run=_run_train)
+    for name in ("demo", "train"):
+        p = _command(
+            sub,
+            name,
+            lang,
+            help=cli_text(f"help_{name}", lang),
+            description=cli_text(f"about_{name}", lang),
+        )
+        _add_training_options(p, demo=name == "demo", lang=lang)
+        p.set_defaults(run=_run_train)
     _add_expression_commands(sub, lang)
-    pg = sub.add_parser(
+    pg = _command(
+        sub,
         "playground",
-        help="train an MLP live in the browser (a local server on 127.0.0.1)",
-        description="Serve the playground on 127.0.0.1 and open it in the browser: pick a data set "
-        "and a model, press play, watch the decision boundary and every parameter's grad.",
+        lang,
+        help=cli_text("help_playground", lang),
+        description=cli_text("about_playground", lang),
     )
     pg.add_argument(
         "--port",
         type=_number(int, 0, strict=False),
         default=8000,
-        help="port (default: %(default)s; 0: any free one)",
+        help=cli_text("help_port", lang),
     )
-    pg.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    pg.add_argument("--lang", choices=LANGUAGES, help="language of the page (default: from LANG)")
+    pg.add_argument("--no-browser", action="store_true", help=cli_text("help_no_browser", lang))
+    pg.add_argument("--lang", choices=LANGUAGES, help=cli_text("help_page_lang", lang))
     pg.set_defaults(run=_playground_command)
     from micrograd.practice import command as practice  # its checker loads only when it runs
 
     practice_help, practice_about = practice.about(lang)
-    pr = sub.add_parser("practice", help=practice_help, description=practice_about)
-    practice.add_arguments(pr)
+    pr = _command(sub, "practice", lang, help=practice_help, description=practice_about)
+    practice.add_arguments(pr, lang)
     pr.set_defaults(run=practice.run)
     return parser
 
@@ -544,6 +605,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 2
+        if args.main_lang and getattr(args, "lang", None) is None:  # micrograd --lang zh CMD
+            args.lang = args.main_lang
         return int(args.run(args) or 0)
     except UsageError as e:
         print(say("error", lang, message=f"{e}{_dash_hint(argv)}"), file=sys.stderr)

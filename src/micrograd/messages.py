@@ -229,3 +229,8 @@ def language(lang: str | None = None) -> str:
 def text(key: str, lang: str, **fields: object) -> str:
     """The sentence `key` in `lang`, with its fields filled in."""
     return MESSAGES[lang][key].format(**fields)
+
+
+def columns(text: str) -> int:
+    """The screen columns `text` takes: two for each Chinese character or full-width sign."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)

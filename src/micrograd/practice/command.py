@@ -14,7 +14,7 @@ import sys
 import textwrap
 from typing import Any
 
-from micrograd.messages import LANGUAGES, language
+from micrograd.messages import LANGUAGES, columns, language
 
 FOLDER = "practice"
 PROGRESS = "progress.json"
@@ -51,6 +51,16 @@ WORDS: dict[str, dict[str, str]] = {
         "help": "exercises: write backpropagation yourself, checked step by step",
         "about": "Practise backpropagation: each exercise asks for a part of a lecture-style "
         "Value; check finds the first wrong step of your code.",
+        "help_lang": "language: en or zh (default: from LANG, zh_* is Chinese)",
+        "help_list": "the exercises, in the lecture's order",
+        "help_start": "write ./practice/ID.py: the task and a stub to fill in",
+        "help_notebook": "write ID.ipynb instead",
+        "help_check": "check your code (default: ./practice/ID.py); exit 0 if it passes",
+        "help_seed": "replay the random points of an earlier check",
+        "help_hint": "the next hint for an exercise",
+        "help_reveal": "a reference solution (after at least one check)",
+        "help_status": "your progress, from ./practice/progress.json",
+        "help_check_engine": "every exercise that applies to a whole lecture-style engine",
     },
     "zh": {
         "task": "任务",
@@ -79,6 +89,16 @@ WORDS: dict[str, dict[str, str]] = {
         "unknown": "没有练习 {id!r}；`micrograd practice list` 会列出所有练习",
         "help": "练习：自己实现反向传播，逐步检查",
         "about": "练习反向传播：每个练习要求你写讲座风格 Value 的一部分；check 会找出你代码里第一个出错的步骤。",
+        "help_lang": "语言：en 或 zh（默认按 LANG，zh_* 为中文）",
+        "help_list": "按讲座的顺序列出所有练习",
+        "help_start": "写出 ./practice/ID.py：任务说明和一个待你填写的代码框架",
+        "help_notebook": "改为写出 ID.ipynb",
+        "help_check": "检查你的代码（默认：./practice/ID.py）；通过时退出状态为 0",
+        "help_seed": "给出之前某次检查的随机数种子，重放同样的随机点",
+        "help_hint": "显示一个练习的下一条提示",
+        "help_reveal": "显示参考答案（至少检查过一次之后）",
+        "help_status": "你的进度（来自 ./practice/progress.json）",
+        "help_check_engine": "对一个完整的讲座风格引擎运行所有适用于它的练习",
     },
 }
 
@@ -88,33 +108,45 @@ def word(key: str, lang: str, **fields: Any) -> str:
     return WORDS[lang][key].format(**fields)
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The subcommands and options of `micrograd practice`."""
-    lang_help = "language: en or zh (default: from LANG, zh_* is Chinese)"
+def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
+    """The subcommands and options of `micrograd practice`, their help in `lang`."""
+    from micrograd.messages import text
+
+    lang_help = word("help_lang", lang)
     p.add_argument("--lang", choices=LANGUAGES, help=lang_help)
     sub = p.add_subparsers(dest="practice", metavar="ACTION")
 
-    def action(name: str, help: str) -> argparse.ArgumentParser:
-        a = sub.add_parser(name, help=help, description=help)
+    def action(name: str) -> argparse.ArgumentParser:
+        help = word(f"help_{name.replace('-', '_')}", lang)
+        a = sub.add_parser(
+            name,
+            help=help,
+            description=help,
+            formatter_class=p.formatter_class,
+            add_help=False,
+        )
+        a._positionals.title = text("positionals", lang)
+        a._optionals.title = text("options", lang)
+        a.add_argument("-h", "--help", action="help", help=text("help_help", lang))
         a.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=lang_help)
         return a
 
-    action("list", "the exercises, in the lecture's order")
-    start = action("start", "write ./practice/ID.py: the task and a stub to fill in")
+    action("list")
+    start = action("start")
     start.add_argument("id", metavar="ID")
-    start.add_argument("--notebook", action="store_true", help="write ID.ipynb instead")
-    check = action("check", "check your code (default: ./practice/ID.py); exit 0 if it passes")
+    start.add_argument("--notebook", action="store_true", help=word("help_notebook", lang))
+    check = action("check")
     check.add_argument("id", metavar="ID")
     check.add_argument("file", nargs="?", metavar="FILE")
-    check.add_argument("--seed", type=int, help="replay the random points of an earlier check")
-    hint = action("hint", "the next hint for an exercise")
+    check.add_argument("--seed", type=int, help=word("help_seed", lang))
+    hint = action("hint")
     hint.add_argument("id", metavar="ID")
-    reveal = action("reveal", "a reference solution (after at least one check)")
+    reveal = action("reveal")
     reveal.add_argument("id", metavar="ID")
-    action("status", "your progress, from ./practice/progress.json")
-    engine = action("check-engine", "every exercise that applies to a whole lecture-style engine")
+    action("status")
+    engine = action("check-engine")
     engine.add_argument("file", metavar="FILE")
-    engine.add_argument("--seed", type=int, help="replay the random points of an earlier check")
+    engine.add_argument("--seed", type=int, help=word("help_seed", lang))
 
 
 def about(lang: str) -> tuple[str, str]:
@@ -212,26 +244,22 @@ def _list(args: argparse.Namespace, lang: str) -> int:
                 done,
             ]
         )
-    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
-        print("  ".join(c + " " * (w - _width(c)) for c, w in zip(r, widths)).rstrip())
+        print("  ".join(c + " " * (w - columns(c)) for c, w in zip(r, widths)).rstrip())
     passed = sum(1 for ex in EXERCISES if progress.get(ex, {}).get("passed") is True)
     print()
     print(word("passed_count", lang, n=passed, total=len(EXERCISES)))
     return 0
 
 
-def _width(text: str) -> int:
-    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)
-
-
 def _comment(text: str, width: int = 94) -> list[str]:
     """Text as `# ` comment lines, wrapped (Chinese text wraps at any character)."""
-    if _width(text) == len(text):
+    if columns(text) == len(text):
         return [f"# {line}" for line in textwrap.wrap(text, width)]
     lines, line = [], ""
     for ch in text:
-        if _width(line + ch) > width:
+        if columns(line + ch) > width:
             lines.append(line.rstrip())
             line = ch.lstrip()
         else:

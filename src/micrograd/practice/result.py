@@ -7,6 +7,7 @@ import html
 import math
 from dataclasses import dataclass, field
 
+from micrograd.messages import columns
 from micrograd.practice.messages import joined, say
 from micrograd.practice.rules import close
 
@@ -122,10 +123,10 @@ class CheckResult:
         table = self._table()
         out = self._lines()
         if table:
-            widths = [max(_width(row[i]) for row in table) for i in range(len(table[0]))]
+            widths = [max(columns(row[i]) for row in table) for i in range(len(table[0]))]
             out.append("")
             for row in table:
-                cells = [c + " " * (w - _width(c)) for c, w in zip(row, widths)]
+                cells = [c + " " * (w - columns(c)) for c, w in zip(row, widths)]
                 out.append("  ".join(cells).rstrip())
         return "\n".join(out)
 
@@ -149,8 +150,3 @@ class CheckResult:
             parts.append("</tbody></table>")
         parts.append("</div>")
         return "".join(parts)
-
-
-def _width(text: str) -> int:
-    """Columns on a terminal: CJK characters take two."""
-    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)

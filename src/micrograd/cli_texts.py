@@ -1,0 +1,77 @@
+"""The help texts of the `micrograd` command (its top level, demo, train and playground), in
+English and Chinese. Those of graph and explain are in micrograd.messages, practice's in
+micrograd.practice.command."""
+
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "about_micrograd": "A tiny autograd engine: train, draw and explain.",
+        "help_version": "show program's version number and exit",
+        "help_demo": "train MLP(2, [16, 16, 1]) on two moons, the original's demo",
+        "about_demo": "Train MLP(2, [16, 16, 1]) on two moons (SGD, hinge loss), print the "
+        "accuracies and write model.json, decision_boundary.png and loss.png.",
+        "help_train": "train a classifier with your choices of data, model and optimizer",
+        "about_train": "Train an MLP classifier on a toy 2-D data set.",
+        "help_out": "folder for model.json and the pictures (default: %(default)s)",
+        "help_seed": "seed for data and weights (default: %(default)s)",
+        "help_no_plot": "skip the pictures (no matplotlib needed)",
+        "help_quiet": "no progress bar, only the accuracies",
+        "help_lang": "language of this help: en or zh (default: from LANG, zh_* is Chinese)",
+        "help_data": "the data set: 2-D points, or the 8x8 digits (shipped) or MNIST images "
+        "(default: %(default)s)",
+        "help_data_dir": "for --data mnist: the folder with its four IDX files",
+        "help_noise": "standard deviation of the noise added to the points (default: %(default)s)",
+        "help_hidden": "hidden widths, e.g. 16,16 (default: 16,16; 64 for images)",
+        "help_activation": "activation of the hidden layers (default: %(default)s)",
+        "help_optimizer": "sgd with a linear learning-rate decay, or adam (default: sgd; adam "
+        "for images)",
+        "help_lr": "learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
+        "help_momentum": "SGD momentum (default: %(default)s)",
+        "help_steps": "training steps (default: 200; 300 for images)",
+        "help_batch_size": "minibatch size (default: the whole training set; 128 for images)",
+        "help_playground": "train an MLP live in the browser (a local server on 127.0.0.1)",
+        "about_playground": "Serve the playground on 127.0.0.1 and open it in the browser: pick "
+        "a data set and a model, press play, watch the decision boundary and every parameter's "
+        "grad.",
+        "help_port": "port (default: %(default)s; 0: any free one)",
+        "help_no_browser": "do not open a browser",
+        "help_page_lang": "language of the page (default: from LANG)",
+    },
+    "zh": {
+        "about_micrograd": "一个极小的自动微分引擎：训练、画图、讲解。",
+        "help_version": "显示程序的版本号并退出",
+        "help_demo": "在两个半月（moons）数据上训练 MLP(2, [16, 16, 1])，即原版的演示",
+        "about_demo": "在两个半月（moons）数据上训练 MLP(2, [16, 16, 1])（SGD，合页损失），"
+        "打印训练准确率和测试准确率，并写出 model.json、decision_boundary.png 和 loss.png。",
+        "help_train": "训练一个分类器，数据集、模型和优化器都由你选择",
+        "about_train": "在一个二维玩具数据集上训练多层感知机（MLP）分类器。",
+        "help_out": "存放 model.json 和图片的文件夹（默认：%(default)s）",
+        "help_seed": "数据和权重的随机数种子（默认：%(default)s）",
+        "help_no_plot": "不画图（不需要 matplotlib）",
+        "help_quiet": "不显示进度条，只打印准确率",
+        "help_lang": "本帮助的语言：en 或 zh（默认按 LANG，zh_* 为中文）",
+        "help_data": "数据集：二维点集，或 8x8 手写数字（随包附带），或 MNIST 图像"
+        "（默认：%(default)s）",
+        "help_data_dir": "用于 --data mnist：存放它的四个 IDX 文件的文件夹",
+        "help_noise": "加在点上的噪声的标准差（默认：%(default)s）",
+        "help_hidden": "隐藏层的宽度，例如 16,16（默认：16,16；图像为 64）",
+        "help_activation": "隐藏层的激活函数（默认：%(default)s）",
+        "help_optimizer": "优化器：sgd（学习率线性衰减）或 adam（默认：sgd；图像为 adam）",
+        "help_lr": "学习率（默认：sgd 从 1.0 衰减到 0.1，adam 为 0.03）",
+        "help_momentum": "SGD 的动量（默认：%(default)s）",
+        "help_steps": "训练步数（默认：200；图像为 300）",
+        "help_batch_size": "小批量的大小（默认：整个训练集；图像为 128）",
+        "help_playground": "在浏览器里实时训练多层感知机（在 127.0.0.1 上启动本地服务器）",
+        "about_playground": "在 127.0.0.1 上启动 playground 并在浏览器里打开它：选一个数据集和"
+        "一个模型，按下播放，观察决策边界和每个参数的梯度。",
+        "help_port": "端口（默认：%(default)s；0：任意一个空闲端口）",
+        "help_no_browser": "不打开浏览器",
+        "help_page_lang": "网页的语言（默认按 LANG）",
+    },
+}
+
+
+def cli_text(key: str, lang: str) -> str:
+    """The help text `key` of the `micrograd` command in `lang` ("en" or "zh")."""
+    return TEXTS[lang][key]
