@@ -4,14 +4,32 @@
 
 Any text with any values for a and b must either evaluate and backpropagate, or be refused with
 ExpressionError; every other exception is a bug, and atheris reports the input that caused it.
+The dictionary of words to try is fuzz/expressions.dict plus a call of each function the language
+knows (micrograd.expr.FUNCTIONS, from the ops of micrograd.engine.OPS), so a new op is fuzzed too.
 """
 
+import atexit
+import os
 import sys
+import tempfile
 
 import atheris
 
 with atheris.instrument_imports():
-    from micrograd.expr import ExpressionError, parse_expression
+    from micrograd.expr import FUNCTIONS, ExpressionError, parse_expression
+
+
+def dictionary() -> str:
+    """A dictionary file: expressions.dict's words and `name(` for each function."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "expressions.dict"), encoding="utf-8") as f:
+        words = f.read()
+    words += "".join(f'"{name}("\n' for name in FUNCTIONS)
+    file = tempfile.NamedTemporaryFile("w", suffix=".dict", delete=False, encoding="utf-8")
+    with file:
+        file.write(words)
+    atexit.register(os.remove, file.name)
+    return file.name
 
 
 def test_one_input(data: bytes) -> None:
@@ -26,5 +44,5 @@ def test_one_input(data: bytes) -> None:
 
 
 if __name__ == "__main__":
-    atheris.Setup(sys.argv, test_one_input)
+    atheris.Setup([*sys.argv, f"-dict={dictionary()}"], test_one_input)
     atheris.Fuzz()

@@ -16,8 +16,9 @@ def examples(n: int) -> int:
     return n * 15 if os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE") == "fuzz" else n
 
 
-# name -> (arity, function of two operands that works on Values and on torch tensors)
-OPS = {
+# a program's step kinds: name -> (arity, function of two operands, on Values and on torch tensors);
+# every row of micrograd.engine.OPS itself is run everywhere by tests/test_maths.py
+STEPS = {
     "add": (2, lambda a, b: a + b),
     "sub": (2, lambda a, b: a - b),
     "mul": (2, lambda a, b: a * b),
@@ -47,7 +48,7 @@ def programs(draw, max_inputs=4, max_steps=14):
     )
     steps = []
     for k in range(draw(st.integers(1, max_steps))):
-        op = draw(st.sampled_from(sorted(OPS)))
+        op = draw(st.sampled_from(sorted(STEPS)))
         i = draw(st.integers(0, n + k - 1))
         j = draw(st.integers(0, n + k - 1))
         steps.append((op, i, j))
@@ -59,7 +60,7 @@ def run(program_steps, inputs):
     every step matters."""
     vals = list(inputs)
     for op, i, j in program_steps:
-        vals.append(OPS[op][1](vals[i], vals[j]))
+        vals.append(STEPS[op][1](vals[i], vals[j]))
     out = vals[len(inputs)]
     for v in vals[len(inputs) + 1 :]:
         out = out + v
@@ -141,7 +142,7 @@ def near_kink(program_steps, xs):
     for op, i, j in program_steps:
         if op == "relu" and abs(vals[i].data) < 1e-6:
             return True
-        vals.append(OPS[op][1](vals[i], vals[j]))
+        vals.append(STEPS[op][1](vals[i], vals[j]))
     return not all(math.isfinite(v.data) for v in vals)
 
 

@@ -258,7 +258,6 @@ def test_atheris_fuzzer_finds_nothing():
             "fuzz/fuzz_expressions.py",
             "-runs=20000",
             "-seed=7",
-            "-dict=fuzz/expressions.dict",
         ],
         cwd=root,
         capture_output=True,

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Union
 
 from micrograd import modes
+from micrograd.maths import FloatMath, IEEEMath
 
 Operand = Union["Value", int, float]
 
@@ -94,6 +95,14 @@ class Value:
     def log(self) -> Value:
         """The natural logarithm; ValueError for self <= 0."""
         return _apply1("log", self)
+
+    def sin(self) -> Value:
+        """The sine of self (radians)."""
+        return _apply1("sin", self)
+
+    def cos(self) -> Value:
+        """The cosine of self (radians)."""
+        return _apply1("cos", self)
 
     # ---- composite ops: built from the ops above, so they need no rule of their own
     def __neg__(self) -> Value:  # -self
@@ -262,7 +271,9 @@ def _unpickle(nodes: list[tuple[Any, ...]]) -> Value:
 # Each rule takes a namespace `m` of elementary functions and the inputs' numbers, and returns the
 # output and d output / d each input. The same rule runs on floats (m = FloatMath), on Values
 # (m = ValueMath, for grads of grads), on numpy arrays (micrograd.fast) and on torch tensors
-# (micrograd.export). Locals of + and relu are ints, so grads stay ints where the original's do.
+# (micrograd.export): the functions a rule may call are the contract micrograd.maths.Math. Locals
+# of + and relu are ints, so grads stay ints where the original's do. A new op is a rule here, its
+# row in OPS and a Value method; tests/test_maths.py says what else it still needs.
 
 
 def add(m: Any, a: Any, b: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -320,6 +331,16 @@ def log(m: Any, a: Any) -> tuple[Any, tuple[Any, ...]]:
     return m.log(a), (1 / a,)
 
 
+def sin(m: Any, a: Any) -> tuple[Any, tuple[Any, ...]]:
+    """sin(a): d/da = cos(a)."""
+    return m.sin(a), (m.cos(a),)
+
+
+def cos(m: Any, a: Any) -> tuple[Any, tuple[Any, ...]]:
+    """cos(a): d/da = -sin(a)."""
+    return m.cos(a), (-m.sin(a),)
+
+
 Rule = Callable[..., tuple[Any, tuple[Any, ...]]]
 
 # op name (the node's _op) -> rule. "**k" is the op of every `x ** k` with a number k; such a
@@ -335,6 +356,8 @@ OPS: dict[str, Rule] = {
     "sigmoid": sigmoid,
     "exp": exp,
     "log": log,
+    "sin": sin,
+    "cos": cos,
 }
 
 
@@ -607,73 +630,7 @@ def _backward_in_mode(topo: list[Value], create_graph: bool) -> None:
             modes.check_backward(v)
 
 
-# ---------------------------------------------------------------------------- numerics
-class FloatMath:
-    """The elementary functions on Python floats, with PyTorch's conventions at the edges."""
-
-    exp = staticmethod(math.exp)
-    tanh = staticmethod(math.tanh)  # saturates to +-1.0 instead of overflowing
-
-    @staticmethod
-    def log(x: float) -> float:
-        if x <= 0:
-            raise ValueError(f"log is defined for positive numbers only, got {x!r}")
-        return math.log(x)
-
-    @staticmethod
-    def sigmoid(x: float) -> float:
-        # Split at 0 so exp() only ever sees a non-positive number: sigmoid(-1000) is 0.0, no overflow.
-        if x >= 0:
-            return 1.0 / (1.0 + math.exp(-x))
-        e = math.exp(x)
-        return e / (1.0 + e)
-
-    @staticmethod
-    def relu(x: float) -> float:
-        return 0.0 if x < 0 else x  # the original's rule; a NaN input stays NaN
-
-    @staticmethod
-    def step(x: float) -> int:
-        return 1 if x > 0 else 0  # an int, as the original's (out.data > 0)
-
-    @staticmethod
-    def pow(a: float, b: float) -> float:
-        if a == 0 and b < 0:
-            raise ZeroDivisionError(f"0.0 cannot be raised to the negative power {b!r}")
-        if -math.inf < a < 0 and math.isfinite(b) and not float(b).is_integer():
-            return math.nan  # as PyTorch: a real power of a negative number is not a real number
-        # (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0.0, as IEEE 754, Python and PyTorch say
-        return float(a**b)
-
-    @staticmethod
-    def pow_grad_base(a: float, b: float) -> float:
-        # d(a**b)/da = b * a**(b-1). As PyTorch: 0 where b == 0, and inf (not an error) at a == 0
-        # or where a**(b-1) overflows: a backward pass gives inf rather than stopping.
-        return 0.0 if b == 0 else b * IEEEMath.pow(a, b - 1)
-
-    @staticmethod
-    def pow_grad_exponent(out: float, a: float, b: float) -> float:
-        # d(a**b)/db = a**b * log(a). As PyTorch: 0 where a == 0 and b >= 0, nan where a < 0.
-        if a == 0:
-            return 0.0 if b >= 0 else math.nan
-        return out * math.log(a) if a > 0 else math.nan
-
-
-class IEEEMath(FloatMath):
-    """FloatMath whose power gives inf where Python raises (0 ** -1, overflow), as IEEE 754 and
-    PyTorch do: for derivatives, which never raise (an op written by the user does)."""
-
-    @staticmethod
-    def pow(a: float, b: float) -> float:
-        try:
-            return FloatMath.pow(a, b)
-        except ZeroDivisionError:  # 0 ** negative
-            return math.inf
-        except OverflowError:
-            odd = float(b).is_integer() and int(b) % 2 == 1
-            return math.copysign(math.inf, a if odd else 1.0)
-
-
+# ---------------------------------------------------------------------------- the rules on Values
 class ValueMath:
     """The elementary functions on Values, so that rules build graphs (backward(create_graph=True))."""
 
@@ -682,6 +639,8 @@ class ValueMath:
     tanh = staticmethod(Value.tanh)
     sigmoid = staticmethod(Value.sigmoid)
     relu = staticmethod(Value.relu)
+    sin = staticmethod(Value.sin)
+    cos = staticmethod(Value.cos)
 
     @staticmethod
     def step(x: Value) -> int:

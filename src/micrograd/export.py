@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from micrograd.engine import Value, apply_rule, topo_order
+from micrograd.maths import TorchMath
 from micrograd.nn import MLP
 
 
@@ -100,18 +101,6 @@ def from_torch(module: Any, model: MLP | None = None) -> MLP:
             state[f"layers.{i}.neurons.{j}.b"] = b
     model.load_state_dict(state)
     return model
-
-
-class TorchMath:
-    """The elementary functions on torch tensors, so OPS's rules run on them."""
-
-    def __init__(self, torch: Any) -> None:
-        self.exp, self.log, self.tanh = torch.exp, torch.log, torch.tanh
-        self.sigmoid, self.relu, self.pow = torch.sigmoid, torch.relu, torch.pow
-        self.step = lambda x: (x > 0).to(x.dtype)
-        # the rules' local derivatives, which torch.autograd does not need (it has its own)
-        self.pow_grad_base = lambda a, b: b * torch.pow(a, b - 1)
-        self.pow_grad_exponent = lambda out, a, b: out * torch.log(a)
 
 
 def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:

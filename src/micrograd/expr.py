@@ -4,7 +4,8 @@
     relu(a*b + b**3)                                           (or one expression)
 
 Text is read with Python's `ast` and evaluated against a whitelist (names, numbers, + - * / **,
-parentheses, relu tanh sigmoid exp log, `name = expression` statements), never with eval().
+parentheses, the one-input ops of micrograd.engine.OPS (relu tanh sigmoid exp log sin cos),
+`name = expression` statements), never with eval().
 Numbers are constants, as in Python: `x**2` is the one-input op with the rule 2*x. Full-width
 symbols typed with a Chinese input method (（ ）＝＋ and full-width digits) read as their ASCII
 forms (Unicode NFKC).
@@ -20,10 +21,11 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Union
 
-from micrograd.engine import Value
+from micrograd.engine import OPS, Value
 from micrograd.messages import text as say
 
-FUNCTIONS = ("relu", "tanh", "sigmoid", "exp", "log")
+# every one-input op with a method of its name on Value: relu(x) is x.relu()
+FUNCTIONS = tuple(op.lower() for op in OPS if op.isidentifier() and hasattr(Value, op.lower()))
 MAX_LENGTH = 2000
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,

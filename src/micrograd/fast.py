@@ -29,6 +29,7 @@ from typing import Any
 
 from micrograd import modes
 from micrograd.engine import Value, apply_rule
+from micrograd.maths import NumpyMath
 from micrograd.modes import TraceError
 
 try:
@@ -36,47 +37,7 @@ try:
 except ImportError:  # pragma: no cover - exercised only without the extra
     np = None  # type: ignore[assignment]
 
-
-class NumpyMath:
-    """The elementary functions on numpy arrays, with the same conventions as FloatMath."""
-
-    @staticmethod
-    def exp(x: Any) -> Any:
-        return np.exp(x)
-
-    @staticmethod
-    def log(x: Any) -> Any:
-        return np.log(x)
-
-    @staticmethod
-    def tanh(x: Any) -> Any:
-        return np.tanh(x)
-
-    @staticmethod
-    def sigmoid(x: Any) -> Any:
-        e = np.exp(-np.abs(x))  # as FloatMath.sigmoid: exp only of non-positive numbers
-        return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-    @staticmethod
-    def relu(x: Any) -> Any:
-        return np.maximum(x, 0.0)  # NaN stays NaN, as FloatMath.relu
-
-    @staticmethod
-    def step(x: Any) -> Any:
-        return x > 0  # booleans, as FloatMath.step gives ints: the slope of a dead unit is marked
-
-    @staticmethod
-    def pow(a: Any, b: Any) -> Any:
-        return np.power(a, b)
-
-    @staticmethod
-    def pow_grad_base(a: Any, b: Any) -> Any:
-        return np.where(b == 0, 0.0, b * np.power(a, b - 1.0))
-
-    @staticmethod
-    def pow_grad_exponent(out: Any, a: Any, b: Any) -> Any:
-        edge = np.where((a == 0) & (b >= 0), 0.0, np.nan)
-        return np.where(a > 0, out * np.log(np.where(a > 0, a, 1.0)), edge)
+NUMPY = NumpyMath(np) if np is not None else None  # the rules' functions on arrays
 
 
 def _logsumexp(z: list[Any]) -> tuple[Any, list[Any]]:
@@ -319,7 +280,7 @@ class Compiled:
                     out[...], local = _logsumexp([values[a] for a in g.args])
                 else:
                     assert g.rep is not None
-                    out[...], local = apply_rule(g.rep, NumpyMath, [values[a] for a in g.args])
+                    out[...], local = apply_rule(g.rep, NUMPY, [values[a] for a in g.args])
                 locals_.append(local)
         out = values[self.root]
         if not np.isfinite(out).all():

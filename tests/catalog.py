@@ -1,0 +1,224 @@
+"""Every op of micrograd.engine.OPS through every namespace and every consumer: what a new op still
+needs. `missing(op)` lists, in words, each place an op is not yet wired into (empty: complete).
+
+A rule is one function; the places that run it are the math namespaces (floats, IEEE floats, Values,
+numpy arrays, torch tensors), the eager engine (a Value method), grads of grads
+(backward(create_graph=True)), the fast path (micrograd.fast.trace), export (to_torch_fn), the
+expression language of `micrograd explain` (micrograd.expr.FUNCTIONS), and explain's formula (the fuzz
+dictionary is made from micrograd.expr.FUNCTIONS). tests/test_maths.py runs it for every row, and on a half-added op in a subprocess.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from micrograd import engine
+from micrograd.engine import OPS, Value
+from micrograd.maths import FUNCTIONS, FloatMath, IEEEMath, NumpyMath, TorchMath
+
+K = 3  # the exponent of "**k"
+BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "**": operator.pow,
+}
+
+
+def arity(op: str) -> int:
+    """How many Values the op takes (a rule's parameters after m, less k for "**k")."""
+    return 2 if op in BINARY else 1
+
+
+def point(op: str) -> list[float]:
+    """Inputs inside every op's domain, away from kinks: positive and not 1."""
+    return [0.7, 1.3][: arity(op)]
+
+
+def method(op: str) -> str:
+    """The Value method of a one-input op ("ReLU" -> relu), as the expression language calls it."""
+    return op.lower()
+
+
+def apply(op: str) -> Callable[..., Any] | None:
+    """The op applied to Values (or None if Value has no way to call it)."""
+    if op in BINARY:
+        return BINARY[op]
+    if op == "**k":
+        return lambda a: a**K
+    if not hasattr(Value, method(op)):
+        return None
+    return lambda a: getattr(a, method(op))()
+
+
+def run_rule(op: str, m: Any, xs: list[Any]) -> tuple[Any, tuple[Any, ...]]:
+    """The rule of `op` on inputs xs in namespace m."""
+    return OPS[op](m, *xs, K) if op == "**k" else OPS[op](m, *xs)
+
+
+def namespaces() -> dict[str, tuple[Any, Callable[[float], Any]]]:
+    """name -> (namespace, how to make one of its numbers from a float)."""
+    found: dict[str, tuple[Any, Callable[[float], Any]]] = {
+        "FloatMath": (FloatMath, float),
+        "IEEEMath": (IEEEMath, float),
+        "ValueMath": (engine.ValueMath, Value),
+    }
+    try:
+        import numpy as np
+
+        found["NumpyMath"] = (NumpyMath(np), lambda x: np.array([x]))
+    except ImportError:
+        pass
+    try:
+        import torch
+
+        found["TorchMath"] = (
+            TorchMath(torch),
+            lambda x: torch.tensor([x], dtype=torch.float64),
+        )
+    except ImportError:
+        pass
+    return found
+
+
+def _number(x: Any) -> float:
+    if isinstance(x, Value):
+        return x.data
+    if hasattr(x, "tolist"):
+        x = x.tolist()
+        return float(x[0] if isinstance(x, list) else x)
+    return float(x)
+
+
+def _close(a: float, b: float, tol: float = 1e-9) -> bool:
+    return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
+
+
+def missing(op: str) -> list[str]:
+    """Each place `op` is not wired into yet, in words; [] when it is complete."""
+    problems: list[str] = []
+    xs = point(op)
+    want_out, want_local = run_rule(op, FloatMath, xs)
+    # 0. the rule calls only the contract's functions
+    called: list[str] = []
+
+    class Recorder:
+        def __getattr__(self, name: str) -> Any:
+            called.append(name)
+            return getattr(FloatMath, name)
+
+    run_rule(op, Recorder(), xs)
+    outside = sorted(set(called) - set(FUNCTIONS))
+    if outside:
+        problems.append(f"the rule calls {', '.join(outside)}: not in micrograd.maths.Math")
+    # 1. every namespace gives every elementary function, and the rule runs in each
+    for name, (m, make) in namespaces().items():
+        lacks = [f for f in FUNCTIONS if not hasattr(m, f)]
+        if lacks:
+            problems.append(f"{name} has no {', '.join(lacks)} (micrograd.maths.Math)")
+        try:
+            out, local = run_rule(op, m, [make(x) for x in xs])
+        except AttributeError as e:
+            problems.append(f"{name} cannot run the rule: {e}")
+            continue
+        numbers = [_number(out)] + [_number(d) for d in local]
+        if not all(_close(a, b) for a, b in zip(numbers, [want_out, *want_local])):
+            problems.append(f"{name} gives {numbers}, FloatMath {[want_out, *want_local]}")
+    # 2. the eager engine: a way to call it, its output and grads, central differences
+    fn = apply(op)
+    if fn is None:
+        problems.append(f"Value has no method {method(op)!r} for op {op!r}")
+        return problems
+    leaves = [Value(x) for x in xs]
+    out = fn(*leaves)
+    if out._op != op and not (op == "**k" and out._k == K):
+        problems.append(f"Value.{method(op)} makes op {out._op!r}, not {op!r}")
+    out.backward()
+    for i, leaf in enumerate(leaves):
+        h = 1e-6
+        up, down = list(xs), list(xs)
+        up[i] += h
+        down[i] -= h
+        slope = (fn(*map(Value, up)).data - fn(*map(Value, down)).data) / (2 * h)
+        if not _close(leaf.grad, slope, 1e-6) or not _close(leaf.grad, want_local[i]):
+            problems.append(
+                f"eager grad {leaf.grad} of input {i}: rule {want_local[i]}, slope {slope}"
+            )
+    # 3. grads of grads: the first derivative is differentiable again
+    try:
+        leaves = [Value(x) for x in xs]
+        fn(*leaves).backward(create_graph=True)
+        first = leaves[0].grad
+        second = [0.0] * len(leaves)
+        if isinstance(first, Value) and first._prev:
+            for leaf in leaves:
+                leaf.grad = 0
+            first.backward()
+            second = [float(leaf.grad) for leaf in leaves]
+        for i in range(len(xs)):
+            h = 1e-5
+            up, down = list(xs), list(xs)
+            up[i] += h
+            down[i] -= h
+            slope = (run_rule(op, FloatMath, up)[1][0] - run_rule(op, FloatMath, down)[1][0]) / (
+                2 * h
+            )
+            if not _close(second[i], slope, 1e-5):
+                problems.append(f"create_graph: second derivative {second[i]}, slope {slope}")
+    except AttributeError as e:
+        problems.append(f"backward(create_graph=True) fails: {e}")
+    # 4. the fast path: a traced batch gives the eager numbers
+    try:
+        import numpy as np
+
+        from micrograd.fast import trace
+
+        prog = trace(fn, [], len(xs), example=xs)
+        values, _, dx = prog.value_and_grad(np.array([xs]))
+        if not _close(float(values[0]), want_out) or not all(
+            _close(float(dx[0, i]), want_local[i]) for i in range(len(xs))
+        ):
+            problems.append(f"micrograd.fast: {values[0]}, {dx[0].tolist()} (eager {want_out})")
+    except ImportError:
+        pass
+    except Exception as e:  # what a half-wired op raises there
+        problems.append(f"micrograd.fast.trace fails: {type(e).__name__}: {e}")
+    # 5. export: torch runs the rule and its autograd agrees
+    try:
+        import torch
+
+        from micrograd.export import to_torch_fn
+
+        leaves = [Value(x) for x in xs]
+        torch_fn = to_torch_fn(fn(*leaves), leaves)
+        ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]
+        result = torch_fn(*ts)
+        result.backward()
+        grads = [float(t.grad) for t in ts]
+        if not _close(result.item(), want_out) or not all(
+            _close(g, d) for g, d in zip(grads, want_local)
+        ):
+            problems.append(f"to_torch_fn: {result.item()}, {grads} (eager {want_out})")
+    except ImportError:
+        pass
+    except Exception as e:
+        problems.append(f"to_torch_fn fails: {type(e).__name__}: {e}")
+    # 6. the expression language, explain's formula and the fuzz dictionary (one-input ops)
+    if op.isidentifier():
+        from micrograd.expr import FUNCTIONS as CALLABLE
+        from micrograd.expr import parse_expression
+        from micrograd.viz import formula
+
+        if method(op) not in CALLABLE:
+            problems.append(f"micrograd.expr.FUNCTIONS has no {method(op)!r}")
+        else:
+            parsed = parse_expression(f"{method(op)}(a)", {"a": xs[0]})
+            if not _close(parsed.data, want_out):
+                problems.append(f"`micrograd explain '{method(op)}(a)'` gives {parsed.data}")
+        shown = formula(fn(Value(xs[0])), ["a"])
+        if method(op) not in shown.lower():
+            problems.append(f"explain's formula shows {shown!r}")
+    return problems
