@@ -30,7 +30,7 @@ import torch  # noqa: E402
 from micrograd.data import digits, moons  # noqa: E402
 from micrograd.nn import MLP  # noqa: E402
 from micrograd.optim import SGD  # noqa: E402
-from micrograd.train import Classifier, FastTrainer  # noqa: E402
+from micrograd.train import Classifier, Trainer  # noqa: E402
 
 torch.set_num_threads(1)
 REG = 1e-4
@@ -48,23 +48,20 @@ def case(name: str, hidden: list[int], batch: int | None) -> dict:
 
 
 class Fast:
-    """This library's fast path, as fit() runs it."""
+    """This library's fast path, as fit() runs it: its Trainer's step."""
 
     def __init__(self, c: dict, dtype: str) -> None:
         random.seed(0)
         model = MLP(c["sizes"][0], c["sizes"][1:])
         start = time.perf_counter()
-        self.trainer = FastTrainer(Classifier(model, c["classes"], reg=REG), dtype=dtype)
-        self.rows = self.trainer.rows(c["X"], c["y"])
-        self.trainer.loss_and_grad(self.rows)  # traces
+        clf = Classifier(model, c["classes"], reg=REG, dtype=dtype)
+        self.trainer = Trainer(clf, c["X"], c["y"], SGD(model.parameters(), lr=LR))
+        self.trainer.fast.loss_and_grad(self.trainer.rows)  # traces
         self.trace_s = time.perf_counter() - start
-        self.params = self.trainer.theta.copy()  # the starting point, for PyTorch
-        self.optimizer = SGD(model.parameters(), lr=LR)
+        self.params = self.trainer.fast.theta.copy()  # the starting point, for PyTorch
 
     def step(self) -> float:
-        loss, grad = self.trainer.loss_and_grad(self.rows)
-        self.optimizer.step_arrays(self.trainer.theta, grad)
-        return loss
+        return self.trainer.step()
 
 
 class Torch:

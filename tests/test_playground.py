@@ -133,6 +133,37 @@ def test_hostile_bodies_and_hosts_are_refused(server):
     assert request(server, "POST", f"/api/runs/{s['id']}/step", {"steps": 1})[1]["step"] == 1
 
 
+def test_training_steps_copy_no_parameters_between_values_and_arrays(monkeypatch):
+    """One Trainer owns the parameters: a playground step trains the array in place; only a
+    request that reads the model (its state) writes the numbers into the Values, once."""
+    from micrograd import train
+
+    copies = {"values to array": 0, "array to values": 0}
+    refresh, sync = train.Classifier.trainer, train.FastTrainer.sync
+
+    def counted_refresh(self):
+        copies["values to array"] += 1
+        return refresh(self)
+
+    def counted_sync(self):
+        copies["array to values"] += 1
+        return sync(self)
+
+    monkeypatch.setattr(train.Classifier, "trainer", counted_refresh)
+    monkeypatch.setattr(train.FastTrainer, "sync", counted_sync)
+    run = Run({"hidden": [4], "optimizer": "adam", "batch": 32})
+    assert run.trainer.fast is not None and copies["values to array"] == 1  # made once
+    run.train(5)
+    assert copies == {"values to array": 1, "array to values": 0}
+    state = run.state()
+    assert copies == {"values to array": 1, "array to values": 1} and state["step"] == 5
+    run.state()  # nothing trained since: nothing to copy
+    assert copies["array to values"] == 1
+    table = {p["name"]: p for p in state["params"]}
+    w = run.model.named_parameters()[0]
+    assert table[w[0]]["data"] == w[1].data == float(run.trainer.fast.theta[0])
+
+
 def test_two_tabs_train_side_by_side_without_mixing(server):
     """Two runs stepped at once from two threads end exactly as each run alone would."""
     config_a = {"data": "moons", "hidden": [4], "seed": 3, "batch": 16}

@@ -1,5 +1,6 @@
 """micrograd.train: the Classifier and fit(), on the fast path and on the eager engine."""
 
+import math
 import random
 
 import pytest
@@ -65,3 +66,26 @@ def test_images_train_as_their_lists_of_floats_would():
     assert np.array_equal(compact[[3, 1, 4]], plain[[3, 1, 4]])
     assert trainer.loss_and_grad(compact[[0, 2]])[0] == trainer.loss_and_grad(plain[[0, 2]])[0]
     assert np.array_equal(trainer.scores(images), trainer.scores(lists))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_loss_that_is_not_a_number_stops_fit_before_the_parameters_move(fast):
+    """The Trainer checks each step's loss before the optimizer moves anything: fit() raises, and
+    the model keeps the numbers of the last step taken, on both paths."""
+    if fast:
+        pytest.importorskip("numpy")
+    X, y = moons(60, seed=0)
+    clf = _classifier(fast)
+    params = clf.model.parameters()
+    seen = []
+
+    def on_step(step, loss, acc):
+        seen.append([p.data for p in params])
+
+    with pytest.raises(FloatingPointError, match="loss|inf|nan"):
+        fit(clf, X, y, SGD(params, lr=1e200), 10, on_step=on_step)  # weights ~1e200 at once
+    assert len(seen) < 10
+    # the Values hold the numbers of the last step taken (its measurement may be what failed)
+    assert all(math.isfinite(p.data) for p in params)
+    if seen:
+        assert [p.data for p in params] == seen[-1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
 import os
 import random
 import re
@@ -17,6 +16,7 @@ from typing import Any, NoReturn
 
 from micrograd import __version__
 from micrograd.cli_texts import cli_text
+from micrograd.defaults import DEFAULTS, LEARNING_RATES
 from micrograd.engine import Value
 from micrograd.expr import FUNCTIONS, ExpressionError, assignments, parse_expression
 from micrograd.io import atomic_write, check_target, write_files
@@ -65,11 +65,6 @@ def _number(kind: type, low: float, strict: bool) -> Any:
 FORMATS = ("svg", "png", "dot", "mermaid")
 SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
 IMAGES = {"digits": (8, 8), "mnist": (28, 28)}  # image data sets: (height, width)
-# the defaults of `train`, for the 2-D sets and for the images (softmax over 10 digits)
-DEFAULTS = {
-    "points": {"hidden": [16, 16], "optimizer": "sgd", "steps": 200, "batch_size": None},
-    "images": {"hidden": [64], "optimizer": "adam", "steps": 300, "batch_size": 128},
-}
 OUTPUTS = ("model.json", "decision_boundary.png", "confusion.png", "misclassified.png", "loss.png")
 MONITOR = 2000  # the train accuracy of each step is measured on at most this many images
 
@@ -112,10 +107,12 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     model = MLP(sizes[0], sizes[1:], activation=args.activation)
     clf = Classifier(model, classes)
     if args.optimizer == "sgd":
-        optimizer: Any = SGD(model.parameters(), lr=args.lr or 1.0, momentum=args.momentum)
+        lr = args.lr or LEARNING_RATES["sgd"]
+        optimizer: Any = SGD(model.parameters(), lr=lr, momentum=args.momentum)
         scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
     else:
-        optimizer, scheduler = Adam(model.parameters(), lr=args.lr or 0.03), None
+        lr = args.lr or LEARNING_RATES["adam"]
+        optimizer, scheduler = Adam(model.parameters(), lr=lr), None
     if not args.no_plot:  # fail before training, not after, if matplotlib is missing
         from micrograd.plot import pyplot
 
@@ -127,8 +124,6 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     done = [0]
 
     def on_step(step: int, loss: float, acc: float) -> None:
-        if not math.isfinite(loss):
-            raise FloatingPointError(f"the loss is {loss}")
         done[0] = step + 1
         bar(loss, acc)
 
@@ -284,17 +279,8 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     p.add_argument("--quiet", action="store_true", help=cli_text("help_quiet", lang))
     p.add_argument("--lang", choices=LANGUAGES, help=cli_text("help_lang", lang))
     if demo:
-        p.set_defaults(
-            data="moons",
-            noise=0.1,
-            hidden=[16, 16],
-            activation="relu",
-            optimizer="sgd",
-            lr=None,
-            momentum=0.0,
-            steps=200,
-            batch_size=None,
-        )
+        p.set_defaults(data="moons", noise=0.1, activation="relu", lr=None, momentum=0.0)
+        p.set_defaults(**DEFAULTS["points"])  # the original demo's MLP(2, [16, 16, 1]) and SGD
         return
     p.add_argument(
         "--data",

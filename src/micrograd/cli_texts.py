@@ -8,8 +8,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "about_micrograd": "A tiny autograd engine: train, draw and explain.",
         "help_version": "show program's version number and exit",
-        "help_demo": "train MLP(2, [16, 16, 1]) on two moons, the original's demo",
-        "about_demo": "Train MLP(2, [16, 16, 1]) on two moons (SGD, hinge loss), print the "
+        "help_demo": "train MLP(2, {points_sizes}) on two moons, the original's demo",
+        "about_demo": "Train MLP(2, {points_sizes}) on two moons (SGD, hinge loss), print the "
         "accuracies and write model.json, decision_boundary.png and loss.png.",
         "help_train": "train a classifier with your choices of data, model and optimizer",
         "about_train": "Train an MLP classifier on a toy 2-D data set.",
@@ -22,14 +22,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "(default: %(default)s)",
         "help_data_dir": "for --data mnist: the folder with its four IDX files",
         "help_noise": "standard deviation of the noise added to the points (default: %(default)s)",
-        "help_hidden": "hidden widths, e.g. 16,16 (default: 16,16; 64 for images)",
+        "help_hidden": "hidden widths, e.g. 16,16 (default: {points_hidden}; {images_hidden} for images)",
         "help_activation": "activation of the hidden layers (default: %(default)s)",
-        "help_optimizer": "sgd with a linear learning-rate decay, or adam (default: sgd; adam "
+        "help_optimizer": "sgd with a linear learning-rate decay, or adam (default: {points_optimizer}; {images_optimizer} "
         "for images)",
-        "help_lr": "learning rate (default: 1.0 decaying to 0.1 for sgd, 0.03 for adam)",
+        "help_lr": "learning rate (default: {sgd_lr} decaying to a tenth for sgd, {adam_lr} for adam)",
         "help_momentum": "SGD momentum (default: %(default)s)",
-        "help_steps": "training steps (default: 200; 300 for images)",
-        "help_batch_size": "minibatch size (default: the whole training set; 128 for images)",
+        "help_steps": "training steps (default: {points_steps}; {images_steps} for images)",
+        "help_batch_size": "minibatch size (default: the whole training set; {images_batch_size} for images)",
         "help_playground": "train an MLP live in the browser (a local server on 127.0.0.1)",
         "about_playground": "Serve the playground on 127.0.0.1 and open it in the browser: pick "
         "a data set and a model, press play, watch the decision boundary and every parameter's "
@@ -41,8 +41,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "zh": {
         "about_micrograd": "一个极小的自动微分引擎：训练、画图、讲解。",
         "help_version": "显示程序的版本号并退出",
-        "help_demo": "在两个半月（moons）数据上训练 MLP(2, [16, 16, 1])，即原版的演示",
-        "about_demo": "在两个半月（moons）数据上训练 MLP(2, [16, 16, 1])（SGD，合页损失），"
+        "help_demo": "在双月牙（two moons）数据上训练 MLP(2, {points_sizes})，即原版的演示",
+        "about_demo": "在双月牙（two moons）数据上训练 MLP(2, {points_sizes})（SGD，合页损失），"
         "打印训练准确率和测试准确率，并写出 model.json、decision_boundary.png 和 loss.png。",
         "help_train": "训练一个分类器，数据集、模型和优化器都由你选择",
         "about_train": "在一个二维玩具数据集上训练多层感知机（MLP）分类器。",
@@ -55,13 +55,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "（默认：%(default)s）",
         "help_data_dir": "用于 --data mnist：存放它的四个 IDX 文件的文件夹",
         "help_noise": "加在点上的噪声的标准差（默认：%(default)s）",
-        "help_hidden": "隐藏层的宽度，例如 16,16（默认：16,16；图像为 64）",
+        "help_hidden": "隐藏层的宽度，例如 16,16（默认：{points_hidden}；图像为 {images_hidden}）",
         "help_activation": "隐藏层的激活函数（默认：%(default)s）",
-        "help_optimizer": "优化器：sgd（学习率线性衰减）或 adam（默认：sgd；图像为 adam）",
-        "help_lr": "学习率（默认：sgd 从 1.0 衰减到 0.1，adam 为 0.03）",
+        "help_optimizer": "优化器：sgd（学习率线性衰减）或 adam（默认：{points_optimizer}；图像为 {images_optimizer}）",
+        "help_lr": "学习率（默认：sgd 从 {sgd_lr} 线性衰减到它的十分之一，adam 为 {adam_lr}）",
         "help_momentum": "SGD 的动量（默认：%(default)s）",
-        "help_steps": "训练步数（默认：200；图像为 300）",
-        "help_batch_size": "小批量的大小（默认：整个训练集；图像为 128）",
+        "help_steps": "训练步数（默认：{points_steps}；图像为 {images_steps}）",
+        "help_batch_size": "小批量的大小（默认：整个训练集；图像为 {images_batch_size}）",
         "help_playground": "在浏览器里实时训练多层感知机（在 127.0.0.1 上启动本地服务器）",
         "about_playground": "在 127.0.0.1 上启动 playground 并在浏览器里打开它：选一个数据集和"
         "一个模型，按下播放，观察决策边界和每个参数的梯度。",
@@ -73,5 +73,8 @@ TEXTS: dict[str, dict[str, str]] = {
 
 
 def cli_text(key: str, lang: str) -> str:
-    """The help text `key` of the `micrograd` command in `lang` ("en" or "zh")."""
-    return TEXTS[lang][key]
+    """The help text `key` of the `micrograd` command in `lang` ("en" or "zh"), with the
+    training defaults of micrograd.train.DEFAULTS filled in."""
+    from micrograd.defaults import default_fields
+
+    return TEXTS[lang][key].format(**default_fields())

@@ -38,11 +38,12 @@ from typing import Any, NoReturn
 from urllib.parse import parse_qs, urlsplit
 
 from micrograd.data import DATASETS
+from micrograd.defaults import DEFAULTS
 from micrograd.engine import Value, topo_order
 from micrograd.messages import MESSAGES, language
 from micrograd.nn import ACTIVATIONS, MLP
 from micrograd.optim import SGD, Adam
-from micrograd.train import Classifier
+from micrograd.train import Classifier, Trainer
 from micrograd.tuning import tuned
 from micrograd.viz import page_with_data, stepper
 
@@ -82,7 +83,7 @@ class Run:
         self.optimizer: SGD | Adam = (
             Adam(params, lr=c["lr"]) if c["optimizer"] == "adam" else SGD(params, lr=c["lr"])
         )
-        self.rng = random.Random(c["seed"])
+        self.trainer = Trainer(self.clf, self.X, self.y, self.optimizer, c["batch"], c["seed"])
         self.step = 0
         self.losses: list[float] = []
         self.accuracies: list[float] = []
@@ -95,25 +96,16 @@ class Run:
     def train(self, steps: int) -> None:
         """Take `steps` optimizer steps on minibatches (or the whole set); a 409 if the loss stops
         being a number (the run stays readable: its state shows where it went)."""
-        rows = self.clf.rows(self.X, self.y)
-        batch = self.config["batch"]
         with tuned():
             for _ in range(steps):
-                if batch and batch < len(rows):
-                    picked = [rows[i] for i in self.rng.sample(range(len(rows)), batch)]
-                else:
-                    picked = rows
                 try:
-                    loss = self.clf.loss_and_grad(picked)
-                except FloatingPointError:  # the fast path's word for a nan or inf loss
-                    loss = math.nan
-                if not math.isfinite(loss):
-                    raise _diverged(self.step + 1, f"the loss is {loss}")
-                self.optimizer.step()
+                    loss = self.trainer.step()
+                except FloatingPointError as e:  # a nan or inf loss: no parameter moved
+                    raise _diverged(self.step + 1, str(e).split(";")[0]) from None
                 self.step += 1
                 self.losses.append(loss)
                 try:
-                    self.accuracies.append(self.clf.accuracy(self.X, self.y))
+                    self.accuracies.append(self.trainer.accuracy())
                 except FloatingPointError:  # the step made the parameters inf or nan
                     self.accuracies.append(math.nan)
                     raise _diverged(
@@ -130,13 +122,14 @@ class Run:
             for i in range(GRID)
         ]
         try:
-            scores = self.clf.scores(grid)
+            scores = self.trainer.scores(grid)
         except FloatingPointError:  # parameters that are no longer numbers: nothing to draw
             scores = []
         if self.clf.binary:
             cells = [[int(s[0] > 0), min(1.0, abs(s[0]))] for s in scores]
         else:
             cells = [[max(range(len(s)), key=s.__getitem__), 1.0] for s in scores]
+        self.trainer.sync()  # the table reads the model's Values and the optimizer's lists
         opt = self.optimizer
         adam = opt if isinstance(opt, Adam) else None
         m, v = (adam.m, adam.v) if adam else ([], [])
@@ -162,6 +155,7 @@ class Run:
 
     def snapshot(self) -> Classifier:
         """A copy of the model as it is now, to read without holding the run's lock."""
+        self.trainer.sync()
         return Classifier(copy.deepcopy(self.model), self.clf.classes)
 
     def sample_stepper(self, i: int, lang: str, clf: Classifier, quiz: bool = False) -> str:
@@ -201,13 +195,14 @@ def checked_config(config: Any) -> dict[str, Any]:
     unknown = sorted(set(config) - known)
     if unknown:
         raise BadRequest(f"unknown settings {unknown}; known: {sorted(known)}")
+    given = DEFAULTS["playground"]
     c: dict[str, Any] = {
         "data": "moons",
-        "hidden": [8, 8],
+        "hidden": given["hidden"],
         "activation": "relu",
-        "optimizer": "adam",
-        "lr": 0.03,
-        "batch": 0,
+        "optimizer": given["optimizer"],
+        "lr": given["lr"],
+        "batch": given["batch_size"] or 0,  # 0: the whole set
         "seed": 0,
     }
     c.update(config)
@@ -278,6 +273,7 @@ class Playground:
             "limits": LIMITS,
             "points": POINTS,
             "token": self.token,
+            "defaults": checked_config({}),  # micrograd.defaults, as the server fills them in
         }
         return page_with_data("playground.html", data)
 

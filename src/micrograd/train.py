@@ -8,6 +8,7 @@ from the eager engine; both give the same numbers to rounding.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ class Classifier:
     classes: int
     reg: float = 1e-4
     fast: bool = True
+    dtype: str = "float64"  # of the fast path's arrays (float32: faster, to ~1e-5)
     _trainer: FastTrainer | None = field(default=None, repr=False)
 
     @property
@@ -68,7 +70,7 @@ class Classifier:
         """The array trainer behind the fast path, its parameter array refreshed from the model's
         Values; made again when the model changed since."""
         if self._trainer is None or self._trainer.model is not self.model:
-            self._trainer = FastTrainer(self)
+            self._trainer = FastTrainer(self, self.dtype)
         trainer = self._trainer
         trainer.theta[...] = [p.data for p in trainer.params]
         return trainer
@@ -208,6 +210,90 @@ class FastTrainer:
             p.data, p.grad = x, g
 
 
+class Trainer:
+    """One training run: the parameters (in an array on the fast path, in the model's Values
+    otherwise), the optimizer and its state, the minibatches, and the step. fit(), the command
+    line, the playground and the benchmarks all train through it.
+
+    On the fast path the numbers live in the FastTrainer's array while training, and nothing is
+    copied between the array and the Values per step; `sync()` writes them into the model's Values
+    (and the optimizer's state back to lists) when something outside reads the model."""
+
+    def __init__(
+        self,
+        clf: Classifier,
+        X: Sequence[Sequence[float]],
+        y: Sequence[int],
+        optimizer: Optimizer,
+        batch_size: int | None = None,
+        seed: int = 0,
+        scheduler: Any = None,
+        monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
+    ) -> None:
+        self.clf, self.optimizer, self.scheduler = clf, optimizer, scheduler
+        self.batch_size = batch_size
+        self.rng = random.Random(seed)
+        # the array trainer needs an optimizer whose update is its rule (any of micrograd.optim's);
+        # one with a step() of its own updates the Values, on the Classifier's path
+        arrays = clf.uses_fast_path() and type(optimizer).step is Optimizer.step
+        self.fast = clf.trainer() if arrays else None
+        self.rows: Any = self.fast.rows(X, y) if self.fast else clf.rows(X, y)
+        X_acc, y_acc = monitor or (X, y)  # where accuracy() measures, by default the training set
+        self.monitor: tuple[Any, Sequence[int]] = (
+            np.asarray(X_acc, dtype=float) if self.fast else X_acc,
+            y_acc,
+        )
+        self.synced = True
+
+    def step(self) -> float:
+        """One optimizer step on a minibatch (or the whole set); the loss before it. A loss that
+        is not a number raises FloatingPointError before any parameter moves."""
+        picked = self.rows
+        size = self.batch_size
+        if size and size < len(self.rows):
+            idx = self.rng.sample(range(len(self.rows)), size)
+            picked = self.rows[idx] if self.fast else [self.rows[i] for i in idx]
+        if self.fast:
+            loss, grad = self.fast.loss_and_grad(picked)
+            _finite(loss)
+            self.optimizer.step_arrays(self.fast.theta, grad)
+            self.synced = False
+        else:
+            loss = self.clf.loss_and_grad(picked)
+            _finite(loss)
+            self.optimizer.step()
+        if self.scheduler is not None:
+            self.scheduler.step()
+        return loss
+
+    def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
+        """The model's outputs for each point, as trained so far."""
+        if self.fast:
+            scores: list[list[float]] = self.fast.scores(np.asarray(X, dtype=float)).tolist()
+            return scores
+        return self.clf.scores(X)
+
+    def accuracy(self) -> float:
+        """The fraction of the monitored points classified correctly, as trained so far."""
+        X, y = self.monitor
+        if self.fast:
+            return self.fast.accuracy(X, y)
+        return self.clf.accuracy(X, y)
+
+    def sync(self) -> None:
+        """Write the trained numbers into the model's Values and the optimizer's state to lists,
+        if they changed since the last sync (on the fast path; the other path trains the Values)."""
+        if self.fast and not self.synced:
+            self.fast.sync()
+            self.optimizer.state_to_lists()
+            self.synced = True
+
+
+def _finite(loss: float) -> None:
+    if not math.isfinite(loss):
+        raise FloatingPointError(f"the loss is {loss}")
+
+
 def fit(
     clf: Classifier,
     X: Sequence[Sequence[float]],
@@ -222,43 +308,20 @@ def fit(
 ) -> list[tuple[float, float]]:
     """Train for `steps` steps on (X, y), full batch or random minibatches; returns (loss, train
     accuracy) per step. `on_step(step, loss, accuracy)` is called after each step, with the model
-    as trained so far (it may save it or ask the Classifier anything). On the fast path the
-    parameters live in an array while training (FastTrainer) and the model's Values get the numbers
-    before each on_step and when fit returns. The accuracy of each step is measured on `monitor` (X, y), by
-    default the training set."""
-    rng = random.Random(seed)
+    as trained so far (it may save it or ask the Classifier anything). The accuracy of each step
+    is measured on `monitor` (X, y), by default the training set. A loss that is not a number
+    stops training with FloatingPointError; the model then holds the last step's numbers."""
+    trainer = Trainer(clf, X, y, optimizer, batch_size, seed, scheduler, monitor)
     history = []
-    X_acc, y_acc = monitor or (X, y)
-    # the array trainer needs an optimizer whose update is its rule (any of micrograd.optim's);
-    # one with a step() of its own updates the Values, on the Classifier's path
-    arrays = clf.uses_fast_path() and type(optimizer).step is Optimizer.step
-    fast = clf.trainer() if arrays else None
-    rows: Any = fast.rows(X, y) if fast else clf.rows(X, y)
-    Xa = np.asarray(X_acc, dtype=float) if fast else X_acc
     try:
         with tuned():  # fewer full GC passes over the graphs while training (micrograd.tuning)
             for step in range(steps):
-                picked = rows
-                if batch_size and batch_size < len(rows):
-                    idx = rng.sample(range(len(rows)), batch_size)
-                    picked = rows[idx] if fast else [rows[i] for i in idx]
-                if fast:
-                    loss, grad = fast.loss_and_grad(picked)
-                    optimizer.step_arrays(fast.theta, grad)
-                    acc = fast.accuracy(Xa, y_acc)
-                else:
-                    loss = clf.loss_and_grad(picked)
-                    optimizer.step()
-                    acc = clf.accuracy(X_acc, y_acc)
-                if scheduler is not None:
-                    scheduler.step()
+                loss = trainer.step()
+                acc = trainer.accuracy()
                 history.append((loss, acc))
                 if on_step is not None:
-                    if fast:  # the callback sees the model as trained so far, and may use it
-                        fast.sync()
+                    trainer.sync()  # the callback sees the model as trained so far
                     on_step(step, loss, acc)
     finally:  # also when a step fails: the Values hold the numbers of the last full step
-        if fast:
-            fast.sync()
-            optimizer.state_to_lists()
+        trainer.sync()
     return history
