@@ -286,7 +286,11 @@ HELP_CASES = [
     ),
     (
         ["train"],
-        ["学习率（默认：sgd 从 1.0 线性衰减到它的十分之一", "优化器：sgd", "多层感知机（MLP）分类器"],
+        [
+            "学习率（默认：sgd 从 1.0 线性衰减到它的十分之一",
+            "优化器：sgd",
+            "多层感知机（MLP）分类器",
+        ],
         [
             "learning rate (default: 1.0 decaying to a tenth for sgd, 0.03 for adam)",
             "minibatch size (default: the whole training set; 128 for images)",
