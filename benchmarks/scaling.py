@@ -27,10 +27,10 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
+from micrograd.app.train import Classifier, Trainer  # noqa: E402
 from micrograd.data import digits, moons  # noqa: E402
 from micrograd.nn import MLP  # noqa: E402
 from micrograd.optim import SGD  # noqa: E402
-from micrograd.train import Classifier, Trainer  # noqa: E402
 
 torch.set_num_threads(1)
 REG = 1e-4

@@ -397,7 +397,7 @@ def test_demo_and_train_take_lang_and_train_as_before(tmp_path, capsys):
 
 
 def test_every_help_text_exists_in_every_language():
-    from micrograd.cli_texts import TEXTS
+    from micrograd.app.cli_texts import TEXTS
     from micrograd.practice.command import WORDS
 
     for table in (TEXTS, WORDS):

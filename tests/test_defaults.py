@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from micrograd.app.defaults import DEFAULTS, LEARNING_RATES, widths
 from micrograd.cli import build_parser
-from micrograd.defaults import DEFAULTS, LEARNING_RATES, widths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROWS = {

@@ -209,7 +209,7 @@ def test_one_row_of_OPS_defines_the_op_on_the_fast_path(monkeypatch, name):
 
 # ---------------------------------------------------------------------------- training on arrays
 def _classifier(classes=2, hidden=(8,), nin=2, seed=3):
-    from micrograd.train import Classifier
+    from micrograd.app.train import Classifier
 
     random.seed(seed)
     return Classifier(MLP(nin, [*hidden, 1 if classes == 2 else classes]), classes)
@@ -227,7 +227,7 @@ def _eager_loss_and_grads(clf, X, y):
 
 @pytest.mark.parametrize("classes", [2, 4])
 def test_the_array_trainer_gives_the_eager_numbers(classes):
-    from micrograd.train import FastTrainer
+    from micrograd.app.train import FastTrainer
 
     clf = _classifier(classes, hidden=(6, 5), nin=3)
     rng = random.Random(0)
@@ -296,9 +296,9 @@ def test_step_arrays_is_step(name, options):
 
 
 def test_fit_on_the_fast_path_trains_like_the_eager_engine_and_fills_the_values():
+    from micrograd.app.train import fit
     from micrograd.data import moons
     from micrograd.optim import Adam
-    from micrograd.train import fit
 
     X, y = moons(n=60, seed=2)
     runs = []
@@ -336,9 +336,9 @@ def test_logsumexp_is_one_fused_op_and_stays_stable():
 def test_fit_takes_an_optimizer_with_its_own_step():
     """An Optimizer subclass that writes step() itself (no rule) still trains on the fast path,
     through the Values."""
+    from micrograd.app.train import fit
     from micrograd.data import moons
     from micrograd.optim import Optimizer
-    from micrograd.train import fit
 
     class Halving(Optimizer):
         def step(self):

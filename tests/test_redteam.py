@@ -107,8 +107,8 @@ def test_D2_a_failing_backward_leaves_every_grad_as_it_was():
 # ---------------------------------------------------------------------------- wrong results
 def test_W1_tracing_inside_no_grad_traces_the_real_function():
     np = pytest.importorskip("numpy")
+    from micrograd.app.train import Classifier
     from micrograd.fast import trace
-    from micrograd.train import Classifier
 
     with no_grad():
         prog = trace(lambda x: x * 2, [], 1)
@@ -164,7 +164,7 @@ def test_W3_threads_on_graphs_that_share_a_subgraph_get_exact_grads():
 
 def test_W4_classifier_retraces_when_reg_or_model_changes():
     pytest.importorskip("numpy")
-    from micrograd.train import Classifier
+    from micrograd.app.train import Classifier
 
     rows = [[0.5, -1.0, 1.0], [-0.3, 0.8, -1.0], [1.2, 0.1, 1.0]]
     model, other = MLP(2, [4, 1]), MLP(2, [4, 1])

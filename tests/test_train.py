@@ -6,10 +6,10 @@ import random
 import pytest
 
 from micrograd import io
+from micrograd.app.train import Classifier, fit
 from micrograd.data import moons
 from micrograd.nn import MLP
 from micrograd.optim import SGD
-from micrograd.train import Classifier, fit
 
 
 def _classifier(fast: bool) -> Classifier:

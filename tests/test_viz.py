@@ -443,7 +443,9 @@ def test_hostile_names_stay_text_in_the_stepper_page():
     out = Value(x.data * w.data, (x, w), HOSTILE)
     out._backward = lambda: None
     s = stepper(x * w + out, params=[(HOSTILE, w)])
-    template = (Path(micrograd.__file__).parent / "pages" / "stepper.html").read_text("utf-8")
+    template = (Path(micrograd.__file__).parent / "teach" / "pages" / "stepper.html").read_text(
+        "utf-8"
+    )
     for page in (s.page, _srcdoc(s._repr_html_())):
         assert page.lower().count("</script") == template.lower().count("</script") == 1
         assert "<!--<script>" not in page and "\u2028" not in page

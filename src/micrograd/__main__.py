@@ -2,6 +2,6 @@
 
 import sys
 
-from micrograd.cli import main
+from micrograd.app.cli import main
 
 sys.exit(main())

@@ -20,13 +20,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from micrograd import engine
-from micrograd.messages import language
 from micrograd.modes import no_grad
 from micrograd.practice.exercises import EXERCISES, Exercise, OpSpec, Point
 from micrograd.practice.messages import aside, say
 from micrograd.practice.result import CheckResult, Row
 from micrograd.practice.rules import RULES, Known, close, fmt, inputs_of, topo
 from micrograd.practice.steps import Problem, Walk
+from micrograd.teach.messages import language
 
 RECURSION_LIMIT = 10_000  # while learner code runs: a recursive backward fails the same everywhere
 

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from typing import Any
 
-from micrograd.messages import LANGUAGES, columns, language
+from micrograd.teach.messages import LANGUAGES, columns, language
 
 FOLDER = "practice"
 PROGRESS = "progress.json"
@@ -110,7 +110,7 @@ def word(key: str, lang: str, **fields: Any) -> str:
 
 def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
     """The subcommands and options of `micrograd practice`, their help in `lang`."""
-    from micrograd.messages import text
+    from micrograd.teach.messages import text
 
     lang_help = word("help_lang", lang)
     p.add_argument("--lang", choices=LANGUAGES, help=lang_help)
@@ -319,7 +319,7 @@ def _quiz_page(id: str, lang: str, notebook: bool) -> str:
     """A predict exercise's quiz: the stepper page, or a notebook that shows it."""
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.lecture import graph
-    from micrograd.viz import stepper
+    from micrograd.teach.stepper import stepper
 
     if not notebook:
         return stepper(graph(id), lang=lang, quiz=True).page
@@ -369,7 +369,7 @@ def _quiz_in_terminal(id: str, lang: str) -> Any:
     """A predict exercise asked here, one += at a time: passed when every one is answered."""
     from micrograd.practice.lecture import graph, missed_step
     from micrograd.practice.result import CheckResult
-    from micrograd.quiz import quiz
+    from micrograd.teach.quiz import quiz
 
     score = quiz(graph(id), lang=lang)
     result = CheckResult(id, score.passed, lang=lang)
@@ -417,7 +417,7 @@ def _reveal(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.lecture import graph
     from micrograd.practice.solutions import solution
-    from micrograd.viz import explain
+    from micrograd.teach.explain import explain
 
     progress = load_progress(lang)
     if _entry(progress, args.id)["attempts"] < 1:

@@ -21,8 +21,8 @@ from micrograd.practice.messages import aside, joined, say
 from micrograd.practice.result import CheckResult, Row
 from micrograd.practice.rules import close, fmt
 from micrograd.practice.steps import Problem, Walk
-from micrograd.quiz import Question, answer_is_right, questions, read_answer
-from micrograd.viz import explain
+from micrograd.teach.explain import explain
+from micrograd.teach.quiz import Question, answer_is_right, questions, read_answer
 
 # ---------------------------------------------------------------------------- derivative
 H = 1e-6  # the nudge, as in the lecture (h = 0.000001)

@@ -7,9 +7,9 @@ import html
 import math
 from dataclasses import dataclass, field
 
-from micrograd.messages import columns
 from micrograd.practice.messages import joined, say
 from micrograd.practice.rules import close
+from micrograd.teach.messages import columns
 
 MISTAKES = (
     "assign-not-add",

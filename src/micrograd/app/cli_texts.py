@@ -75,6 +75,6 @@ TEXTS: dict[str, dict[str, str]] = {
 def cli_text(key: str, lang: str) -> str:
     """The help text `key` of the `micrograd` command in `lang` ("en" or "zh"), with the
     training defaults of micrograd.train.DEFAULTS filled in."""
-    from micrograd.defaults import default_fields
+    from micrograd.app.defaults import default_fields
 
     return TEXTS[lang][key].format(**default_fields())

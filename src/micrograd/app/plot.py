@@ -1,0 +1,154 @@
+"""Pictures of a training run with matplotlib (headless): the decision boundary, the loss curve,
+and for images a confusion matrix and the misclassified ones."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from micrograd.app.train import Classifier
+from micrograd.io import atomic_write
+
+
+def pyplot():  # type: ignore[no-untyped-def]
+    """matplotlib.pyplot on the headless Agg backend, or ImportError saying how to install it."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError(
+            "plots need matplotlib: pip install 'micrograd-plus[plot]', or pass --no-plot"
+        ) from None
+    matplotlib.use("Agg")  # no display needed
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig, path: str | None) -> bytes:  # type: ignore[no-untyped-def]
+    """The figure as PNG bytes, also written to `path` (atomically) when one is given."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    data = buf.getvalue()
+    if path is not None:
+        atomic_write(path, data)  # an interrupted run never leaves half a picture
+    return data
+
+
+def decision_boundary(
+    clf: Classifier,
+    X: Sequence[Sequence[float]],
+    y: Sequence[int],
+    path: str | None = None,
+    title: str = "",
+    X_test: Sequence[Sequence[float]] = (),
+    y_test: Sequence[int] = (),
+    resolution: int = 150,
+) -> bytes:
+    """Colour the plane by predicted class and draw the points (test points hollow): PNG bytes,
+    written to `path` too if given."""
+    plt = pyplot()
+    pts = [*X, *X_test]
+    x0s, x1s = [p[0] for p in pts], [p[1] for p in pts]
+    lo0, hi0 = min(x0s) - 0.5, max(x0s) + 0.5
+    lo1, hi1 = min(x1s) - 0.5, max(x1s) + 0.5
+    g0 = [lo0 + (hi0 - lo0) * i / (resolution - 1) for i in range(resolution)]
+    g1 = [lo1 + (hi1 - lo1) * j / (resolution - 1) for j in range(resolution)]
+    grid = [[a, b] for b in g1 for a in g0]
+    pred = clf.predict(grid)
+    Z = [pred[j * resolution : (j + 1) * resolution] for j in range(resolution)]
+    fig, ax = plt.subplots(figsize=(6, 5))
+    colours = {"cmap": "Spectral", "vmin": 0, "vmax": clf.classes - 1}  # one colour per class
+    levels = [k - 0.5 for k in range(clf.classes + 1)]
+    ax.contourf(g0, g1, Z, levels=levels, alpha=0.4, **colours)
+    ax.scatter(
+        x0s[: len(X)], x1s[: len(X)], c=list(y), edgecolors="k", s=28, label="train", **colours
+    )
+    if X_test:
+        test = {"c": list(y_test), "marker": "s", "edgecolors": "k", "s": 28, "label": "test"}
+        ax.scatter(x0s[len(X) :], x1s[len(X) :], **test, **colours)
+        ax.legend(loc="upper right")
+    ax.set_xlim(lo0, hi0)
+    ax.set_ylim(lo1, hi1)
+    ax.set_title(title)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def loss_curve(history: Sequence[tuple[float, float]], path: str | None = None) -> bytes:
+    """Loss (log scale) and training accuracy against the step: PNG bytes, written to `path` too
+    if given."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    steps = range(1, len(history) + 1)
+    ax.plot(steps, [h[0] for h in history], color="tab:blue")
+    ax.set_yscale("log")
+    ax.set_xlabel("step")
+    ax.set_ylabel("loss", color="tab:blue")
+    acc = ax.twinx()
+    acc.plot(steps, [h[1] for h in history], color="tab:orange")
+    acc.set_ylabel("train accuracy", color="tab:orange")
+    acc.set_ylim(0, 1.02)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def confusion_matrix(
+    y: Sequence[int],
+    predicted: Sequence[int],
+    classes: int,
+    path: str | None = None,
+    title: str = "",
+) -> bytes:
+    """How often each true class (rows) was predicted as each class (columns), with the counts
+    written in the cells: PNG bytes, written to `path` too if given."""
+    plt = pyplot()
+    counts = [[0] * classes for _ in range(classes)]
+    for t, p in zip(y, predicted):
+        counts[t][p] += 1
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    ax.imshow(counts, cmap="Blues")
+    top = max(max(row) for row in counts) or 1
+    for t in range(classes):
+        for p in range(classes):
+            if counts[t][p]:
+                colour = "white" if counts[t][p] > top / 2 else "black"
+                ax.text(p, t, str(counts[t][p]), ha="center", va="center", color=colour, fontsize=8)
+    ax.set_xticks(range(classes))
+    ax.set_yticks(range(classes))
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("true")
+    ax.set_title(title, fontsize=9)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def misclassified(
+    X: Sequence[Sequence[float]],
+    y: Sequence[int],
+    predicted: Sequence[int],
+    shape: tuple[int, int],
+    path: str | None = None,
+    limit: int = 32,
+) -> bytes:
+    """A grid of the first `limit` images the model got wrong, each titled "true -> predicted":
+    PNG bytes, written to `path` too if given."""
+    plt = pyplot()
+    wrong = [i for i, (t, p) in enumerate(zip(y, predicted)) if t != p][:limit]
+    cols = 8
+    rows = max(1, -(-len(wrong) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * 1.1, rows * 1.25), squeeze=False)
+    for ax in axes.flat:
+        ax.axis("off")
+    for ax, i in zip(axes.flat, wrong):
+        h, w = shape
+        ax.imshow([X[i][r * w : (r + 1) * w] for r in range(h)], cmap="gray_r")
+        ax.set_title(f"{y[i]} -> {predicted[i]}", fontsize=8)
+    if not wrong:
+        axes.flat[0].set_title("no mistakes", fontsize=9)
+    fig.suptitle(f"{len(wrong)} misclassified test images (true -> predicted)", fontsize=9)
+    data = _png(fig, path)
+    plt.close(fig)
+    return data

@@ -1,0 +1,236 @@
+"""The words of explain(), backward_sequence() and the pictures' legend, in English and Chinese.
+
+One table: every sentence the teaching tools print is here, by key, in each language. The Chinese
+follows the terms of the Chinese micrograd tutorial series (计算图, 反向传播, 链式法则, 拓扑排序,
+父节点 for an op's inputs, 梯度累加 for +=). With no language given, LC_ALL, LC_MESSAGES or LANG
+starting with "zh" choose Chinese.
+"""
+
+from __future__ import annotations
+
+import os
+
+LANGUAGES = ("en", "zh")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "order": "1. topological order (inputs first): [{order}]",
+        "start": "2. start: {root}.grad = 1 (d {root} / d {root})",
+        "walk": "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
+        "step": "   {node} = {formula}, grad {grad}: {node}._backward()",
+        "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
+        "repeated": "   (+=: {input} is used more than once; contributions add up)",
+        "custom": "(custom _backward)",
+        "forgotten": "      {input}.grad += 0  -> {total}   (made by hand, Value(..., (inputs), op), "
+        "with no _backward set: it passes nothing back)",
+        "overwrote": "      {input}.grad = {total}   (custom _backward: it set the grad with = "
+        "instead of adding with +=; what came before is lost)",
+        "user": "user code",
+        "sequence_order": "topological order",
+        "sequence_step": "{node}._backward()  (grad {grad})",
+        "legend": "colours",
+        "leaf": "input or constant",
+        "param": "parameter",
+        "output": "output",
+        "inner": "computed",
+        # micrograd explain / graph: the errors of an expression and of --set (micrograd.teach.expr)
+        "expr_too_long": "expression longer than {limit} characters",
+        "expr_syntax": "not a valid expression: {why}",
+        "expr_syntax_wide": "not a valid expression: {why} (type symbols in half-width ASCII)",
+        "expr_empty": "empty expression",
+        "expr_bool": "{value} is not allowed in an expression",
+        "expr_unknown_name": "unknown name '{name}': give it a value with --set {name}=1.0",
+        "expr_call": "only these functions can be called, with one argument: {functions}",
+        "expr_not_allowed": "{kind} is not allowed in an expression: {text}",
+        "expr_twice": "'{name}' is given a value twice",
+        "expr_statement": "only `name = expression` statements, and a last expression: {text}",
+        "expr_deep": "expression nested too deeply",
+        "expr_cannot": "cannot evaluate: {why}",
+        "set_form": "--set expects NAME=NUMBER, got {item}",
+        "set_keyword": "--set {name}: '{name}' is a keyword, which cannot be a name",
+        "set_twice": "--set {name} is given twice",
+        "set_nan": "--set {name}: {number} is not a number",
+        "set_inf": "--set {name}: {number} is not a finite number",
+        # the command line of explain and graph (micrograd.cli)
+        "error": "micrograd: error: {message}",
+        "unknown_format": "unknown format '{fmt}' (from -o's extension): give --format, one of {formats}",
+        "png_tty": "--format png writes binary data: give a file with -o FILE",
+        "no_dot": "--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
+        "apt-get install graphviz (Debian/Ubuntu), brew install graphviz (macOS), "
+        "or https://graphviz.org/download/; --format dot and --format mermaid need nothing",
+        "help_expr": "e.g. 'relu(a*b + c)': names, numbers, + - * / **, ( ), {functions}; "
+        "or statements 'c = a + b; d = c * a'",
+        "help_set": "a value for a name (repeat)",
+        "help_lang": "language of the text: en or zh (default: from LANG, zh_* is Chinese)",
+        "help_max_nodes": "refuse graphs larger than this (default: %(default)s)",
+        "help_graph": "draw the graph of an expression after backward",
+        "about_graph": "Draw the graph of an expression, with each Value's data and grad.",
+        "help_format": "default: from -o's extension, else dot",
+        "help_output": "write to this file; - or none: standard output",
+        "help_explain": "print the steps of backward for an expression",
+        "help_explain_format": "text (default) or html: a page that steps through backward "
+        "(default: html when -o ends in .html)",
+        "help_quiz": "predict each +=: type the number it adds before it is shown (text: asked "
+        "here; html: in the page)",
+        "about_explain": "Run backward on an expression and print every step of the chain rule.",
+        # the playground page (micrograd.playground)
+        "pg_title": "micrograd playground",
+        "pg_data": "data",
+        "pg_hidden": "hidden layers",
+        "pg_activation": "activation",
+        "pg_optimizer": "optimizer",
+        "pg_lr": "learning rate",
+        "pg_batch": "batch size (0: all)",
+        "pg_seed": "random seed",
+        "pg_play": "play",
+        "pg_pause": "pause",
+        "pg_step": "step",
+        "pg_reset": "reset",
+        "pg_loss": "loss",
+        "pg_accuracy": "accuracy",
+        "pg_steps": "steps",
+        "pg_params": "parameters",
+        "pg_name": "name",
+        "pg_click": "Click a point to step through the backward pass of its loss.",
+        "pg_quiz": "quiz me: predict each +=",
+        "usage": "usage: ",
+        "prev": "◀ back",
+        "next": "next ▶",
+        "play": "play",
+        "pause": "pause",
+        "step_of": "step {k} of {n}",
+        # the quiz of the stepper and of `micrograd explain --quiz`: predict each +=
+        "quiz_intro": "Predict each +=: type the number it adds to the input's grad, then check.",
+        "quiz_ask": "{input}.grad += ?",
+        "quiz_check": "check",
+        "quiz_show": "show",
+        "quiz_right": "right",
+        "quiz_right_step": "right: {line}",
+        "quiz_wrong": "not quite: the local derivative d {node} / d {input} is {local}, and "
+        "{node}.grad (the upstream grad) is {upstream}; += adds their product",
+        "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
+        "quiz_score": "{right} of {asked} right at the first try",
+        "positionals": "positional arguments",
+        "options": "options",
+        "help_help": "show this help message and exit",
+    },
+    "zh": {
+        "order": "1. 拓扑排序（父节点在前）：[{order}]",
+        "start": "2. 起点：把输出节点的梯度设为 1：{root}.grad = 1（d {root} / d {root}）",
+        "walk": "3. 按拓扑排序的逆序遍历；每个节点把 局部偏导 × 自己的梯度 加到父节点的梯度上：",
+        "step": "   {node} = {formula}，梯度 {grad}：{node}._backward()",
+        "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
+        "repeated": "   （+=：{input} 被多次使用，梯度累加）",
+        "custom": "（自定义 _backward）",
+        "forgotten": "      {input}.grad += 0  -> {total}   （手工创建的 Value(..., (父节点), op) "
+        "没有设置 _backward：它不向父节点传递任何梯度）",
+        "overwrote": "      {input}.grad = {total}   （自定义 _backward 用 = 覆盖了梯度，"
+        "没有用 += 累加；之前的梯度丢失了）",
+        "user": "用户代码",
+        "sequence_order": "拓扑排序",
+        "sequence_step": "{node}._backward()（梯度 {grad}）",
+        "legend": "颜色",
+        "leaf": "输入或常数",
+        "param": "参数",
+        "output": "输出节点",
+        "inner": "计算得到",
+        "expr_too_long": "表达式超过 {limit} 个字符",
+        "expr_syntax": "不是合法的表达式：{why}",
+        "expr_syntax_wide": "不是合法的表达式：{why}（请使用半角符号，例如 ( ) = + -）",
+        "expr_empty": "表达式为空",
+        "expr_bool": "表达式里不能使用 {value}",
+        "expr_unknown_name": "未知的名字 '{name}'：用 --set {name}=1.0 给它一个值",
+        "expr_call": "只能调用这些函数，并且只带一个参数：{functions}",
+        "expr_not_allowed": "表达式里不能使用 {kind}：{text}",
+        "expr_twice": "'{name}' 被赋值了两次",
+        "expr_statement": "只能写 `名字 = 表达式` 语句，最后一句是表达式：{text}",
+        "expr_deep": "表达式嵌套太深",
+        "expr_cannot": "无法计算：{why}",
+        "set_form": "--set 的格式是 名字=数字，收到的是 {item}",
+        "set_keyword": "--set {name}：'{name}' 是 Python 关键字，不能用作名字",
+        "set_twice": "--set {name} 给了两次",
+        "set_nan": "--set {name}：{number} 不是数字",
+        "set_inf": "--set {name}：{number} 不是有限的数字",
+        "error": "micrograd：错误：{message}",
+        "unknown_format": "未知的格式 '{fmt}'（来自 -o 的扩展名）：请用 --format 指定，可选 {formats}",
+        "png_tty": "--format png 输出的是二进制数据：请用 -o 文件名 写入文件",
+        "no_dot": "--format {fmt} 需要 Graphviz 的 'dot' 程序，但它没有安装："
+        "apt-get install graphviz（Debian/Ubuntu）、brew install graphviz（macOS），"
+        "或见 https://graphviz.org/download/；--format dot 和 --format mermaid 不需要它",
+        "help_expr": "例如 'relu(a*b + c)'：名字、数字、+ - * / **、( )、{functions}；"
+        "或语句 'c = a + b; d = c * a'",
+        "help_set": "给一个名字赋值（可重复）",
+        "help_lang": "输出文字的语言：en 或 zh（默认按 LANG，zh_* 为中文）",
+        "help_max_nodes": "拒绝超过这个大小的计算图（默认：%(default)s）",
+        "help_graph": "反向传播之后画出表达式的计算图",
+        "about_graph": "画出表达式的计算图，显示每个 Value 的数据和梯度。",
+        "help_format": "默认：按 -o 的扩展名，否则为 dot",
+        "help_output": "写入这个文件；- 或不给：标准输出",
+        "help_explain": "打印表达式反向传播的每一步",
+        "help_quiz": "预测每一次 +=：在它显示之前输入它加上的数（text：在终端里问；html：在网页里问）",
+        "help_explain_format": "text（默认）或 html：一个逐步演示反向传播的网页"
+        "（-o 以 .html 结尾时默认为 html）",
+        "about_explain": "对表达式运行反向传播，并打印链式法则的每一步。",
+        "pg_title": "micrograd 训练游乐场",
+        "pg_data": "数据集",
+        "pg_hidden": "隐藏层",
+        "pg_activation": "激活函数",
+        "pg_optimizer": "优化器",
+        "pg_lr": "学习率",
+        "pg_batch": "批大小（0：全部）",
+        "pg_seed": "随机数种子",
+        "pg_play": "播放",
+        "pg_pause": "暂停",
+        "pg_step": "单步",
+        "pg_reset": "重置",
+        "pg_loss": "损失",
+        "pg_accuracy": "训练准确率",
+        "pg_steps": "步数",
+        "pg_params": "参数",
+        "pg_name": "名字",
+        "pg_click": "点击一个数据点，逐步查看它的损失的反向传播。",
+        "pg_quiz": "测验：预测每一次 +=",
+        "usage": "用法：",
+        "prev": "◀ 上一步",
+        "next": "下一步 ▶",
+        "play": "播放",
+        "pause": "暂停",
+        "step_of": "第 {k} 步，共 {n} 步",
+        "quiz_intro": "预测每一次 +=：输入它加到父节点梯度上的数，再核对。",
+        "quiz_ask": "{input}.grad += ?",
+        "quiz_check": "核对",
+        "quiz_show": "显示答案",
+        "quiz_right": "答对了",
+        "quiz_right_step": "答对了：{line}",
+        "quiz_wrong": "不对：局部偏导 d {node} / d {input} 是 {local}，{node}.grad（上游梯度）是 "
+        "{upstream}；+= 加上的是两者的乘积",
+        "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
+        "quiz_score": "首次答对 {right} / {asked}",
+        "positionals": "位置参数",
+        "options": "选项",
+        "help_help": "显示帮助并退出",
+    },
+}
+
+
+def language(lang: str | None = None) -> str:
+    """`lang` if given ("en" or "zh"), else Chinese where the locale variables say zh_*."""
+    if lang is not None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
+        return lang
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def text(key: str, lang: str, **fields: object) -> str:
+    """The sentence `key` in `lang`, with its fields filled in."""
+    return MESSAGES[lang][key].format(**fields)
+
+
+def columns(text: str) -> int:
+    """The screen columns `text` takes: two for each Chinese character or full-width sign."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)

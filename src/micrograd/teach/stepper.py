@@ -1,0 +1,245 @@
+"""The backward stepper: a page that steps through one backward pass (and the helpers that put data
+into the package's pages safely)."""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+import subprocess
+from importlib import resources
+from typing import Any
+
+from micrograd.engine import Value, topo_order
+from micrograd.io import atomic_write
+from micrograd.teach.drawings import (
+    DOT_LAYOUT_NODES,
+    MAX_NODES,
+    fmt4,
+    kind_of,
+    named_params,
+    names,
+)
+from micrograd.teach.explain import Contribution, explain
+from micrograd.teach.messages import MESSAGES
+from micrograd.teach.messages import text as say
+
+_BOX_W, _BOX_H, _OP_R = 150, 58, 16  # sizes in the page, in pixels
+
+
+class Stepper:
+    """A page that steps through one backward pass; shown inline by Jupyter, VS Code and Colab,
+    `.save(path)` writes it as one file that works offline."""
+
+    def __init__(self, page: str, frames: int) -> None:
+        self.page = page
+        self.frames = frames  # steps after the first: the slider goes from 0 to frames
+
+    def _repr_html_(self) -> str:
+        # In an iframe, so that several steppers in one notebook keep their own page and keys.
+        # sandbox="allow-scripts" without allow-same-origin: a srcdoc frame would otherwise share
+        # the notebook's origin, and any script in it could reach the notebook and its kernel.
+        return (
+            f'<iframe sandbox="allow-scripts" srcdoc="{html.escape(self.page, quote=True)}" '
+            'style="width:100%;height:560px;border:1px solid #ddd"></iframe>'
+        )
+
+    def save(self, path: str) -> None:
+        """Write the page to `path` (atomically)."""
+        atomic_write(path, self.page.encode())
+
+
+def stepper(
+    root: Value,
+    params: Any = (),
+    lang: str | None = None,
+    max_nodes: int | None = MAX_NODES,
+    quiz: bool = False,
+) -> Stepper:
+    """The backward stepper of `root`: the graph with each Value's name, data and grad, stepping
+    through backward() as explain() does (the order, the output's grad of 1, then each
+    `input.grad += local * upstream`), with buttons, the arrow keys, a slider and play.
+
+    With quiz=True each `+=` stays hidden until the learner types the number it adds: a right
+    answer turns green; a wrong one shows the local derivative and the upstream grad whose product
+    it is, and the learner tries again (or shows it). Stepping stops at the first open question.
+
+    Every Value's box carries data-name and data-grad (the grad at the current step); the buttons
+    carry data-action="prev", "next", "play" (and "check", "show" beside the answer field
+    data-action="answer" of a quiz, whose score has data-right and data-asked); the page has
+    window.micrograd.step(k)."""
+    named, every = named_params(params)
+    params = [(n, p) for p, n in named.items()] + [p for p in every if p not in named]
+    ex = explain(root, max_nodes, params, lang)
+    order = topo_order(root)
+    name = names(order, params)
+    index = {v: i for i, v in enumerate(order)}
+    by_name = {name[v]: v for v in order}
+    from micrograd.teach.quiz import TOLERANCE, questions  # it builds on explain()
+
+    asked = {id(c): q for _, c, q in questions(ex)} if quiz else {}
+    frames: list[dict[str, Any]] = [{"text": say("order", ex.lang, order=", ".join(ex.order))}]
+    start = say("start", ex.lang, root=ex.root)
+    frames.append({"set": [[index[root], _grad_text(1.0)]], "text": start, "node": index[root]})
+    for s in ex.steps:
+        node = index[by_name[s.node]]
+        shown: list[Contribution | None] = [*s.contributions] or [None]  # a step adds nothing
+        for c in shown:
+            frame: dict[str, Any] = {"node": node, "text": ex.step_line(s).strip()}
+            if c is not None and c.value is not None:
+                frame["set"] = [[index[c.value], _grad_text(c.total)]]
+                frame["input"] = index[c.value]
+                if id(c) in asked:
+                    q = asked[id(c)]
+                    frame["quiz"] = {
+                        "ask": q.ask(ex.lang),
+                        "added": q.added,
+                        "wrong": q.wrong(ex.lang),
+                    }
+                frame["text"] += "\n" + ex.line(c).strip()
+            frames.append(frame)
+    data = {
+        "title": f"{ex.root}.backward()",
+        "frames": frames,
+        **_layout(order, root, name, every),
+        "words": {k: MESSAGES[ex.lang][k] for k in _PAGE_WORDS},
+        "lang": ex.lang,
+        "quiz": quiz,
+        "tolerance": TOLERANCE,
+    }
+    return Stepper(page_with_data("stepper.html", data), len(frames) - 1)
+
+
+_PAGE_WORDS = (
+    *("prev", "next", "play", "pause", "step_of"),
+    *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
+)
+
+
+def _grad_text(x: Any) -> str:
+    """A grad as data-grad holds it: Python's repr of the float ("25.0", "nan", "-inf")."""
+    return repr(float(x))
+
+
+# In a <script>, the HTML parser ends the script at "</script" and starts a comment at "<!--" before
+# JavaScript sees a string, and U+2028/U+2029 end lines in old JavaScript: written as \u escapes,
+# these are the same JSON to JavaScript and no markup to HTML, whatever a label or a name contains.
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def script_json(data: Any) -> str:
+    """`data` as JSON that is safe inside an HTML <script> element."""
+    return json.dumps(data, ensure_ascii=False).translate(_SCRIPT_ESCAPES)
+
+
+def page_with_data(name: str, data: Any, package: str = "micrograd.teach") -> str:
+    """The page `name` of the package's pages/ folder with `data` in place of its /*DATA*/null."""
+    template = resources.files(package).joinpath(f"pages/{name}").read_text(encoding="utf-8")
+    return template.replace("/*DATA*/null", script_json(data))
+
+
+def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set[Value]) -> Any:
+    """Boxes, op circles and edges with their places in the page: Graphviz's layout when `dot` is
+    installed, else columns by depth (leaves left, the output right)."""
+    index = {v: i for i, v in enumerate(order)}
+    nodes: dict[str, dict[str, Any]] = {}
+    edges: list[tuple[str, str]] = []
+    depth: dict[str, int] = {}
+    for i, v in enumerate(order):
+        kind = kind_of(v, root, params)
+        nodes[f"v{i}"] = {"kind": kind, "name": name[v], "data": fmt4(v.data), "value": i}
+        depth[f"v{i}"] = 0
+        if v._prev:
+            nodes[f"v{i}op"] = {"kind": "op", "name": v._op}
+            depth[f"v{i}op"] = 1 + max(depth[f"v{index[p]}"] for p in v._prev)
+            depth[f"v{i}"] = depth[f"v{i}op"] + 1
+            edges += [(f"v{index[p]}", f"v{i}op") for p in v._prev]
+            edges.append((f"v{i}op", f"v{i}"))
+    for node in nodes.values():  # sizes in pixels
+        node["w"], node["h"] = (
+            (2 * _OP_R, 2 * _OP_R)
+            if node["kind"] == "op"
+            else (56, 28)
+            if node["kind"] == "const"
+            else (_BOX_W, _BOX_H)
+        )
+    dot = shutil.which("dot") and len(nodes) <= DOT_LAYOUT_NODES
+    paths = _dot_places(nodes, edges) if dot else None
+    if paths is None:
+        paths = _column_places(nodes, edges, depth)
+    width = max(n["x"] + n["w"] / 2 for n in nodes.values()) + 20
+    height = max(n["y"] + n["h"] / 2 for n in nodes.values()) + 20
+    return {
+        "nodes": [{"id": k, **n} for k, n in nodes.items()],
+        "edges": paths,
+        "size": [width, height],
+    }
+
+
+def _column_places(
+    nodes: dict[str, dict[str, Any]], edges: list[tuple[str, str]], depth: dict[str, int]
+) -> list[dict[str, Any]]:
+    """Without Graphviz: a column per depth, nodes stacked in the order of topo_order."""
+    rows: dict[int, int] = {}
+    for key, node in nodes.items():
+        column = depth[key]
+        row = rows[column] = rows.get(column, -1) + 1
+        node["x"] = 20 + _BOX_W / 2 + column * (_BOX_W / 2 + 50)
+        node["y"] = 20 + _BOX_H / 2 + row * (_BOX_H + 24)
+    return [{"from": a, "to": b, "d": _line(nodes[a], nodes[b])} for a, b in edges]
+
+
+def _line(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """An SVG path from the right side of `a` to the left side of `b`, gently curved."""
+    x1, y1, x2, y2 = a["x"] + a["w"] / 2, a["y"], b["x"] - b["w"] / 2, b["y"]
+    mid = (x1 + x2) / 2
+    return f"M{x1:.1f},{y1:.1f} C{mid:.1f},{y1:.1f} {mid:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+
+
+def _dot_places(
+    nodes: dict[str, dict[str, Any]], edges: list[tuple[str, str]]
+) -> list[dict[str, Any]] | None:
+    """Graphviz's places for the nodes and splines for the edges (`dot -Tplain`), in pixels;
+    None when dot fails, so the page still comes out."""
+    lines = ["digraph { rankdir=LR; nodesep=0.25; ranksep=0.5;"]
+    for key, n in nodes.items():
+        lines.append(
+            f"{key} [shape=box, fixedsize=true, width={n['w'] / 72:.3f}, height={n['h'] / 72:.3f}];"
+        )
+    lines += [f"{a} -> {b};" for a, b in edges]
+    lines.append("}")
+    try:
+        done = subprocess.run(
+            ["dot", "-Tplain"],
+            input="\n".join(lines),
+            capture_output=True,
+            text=True,
+            timeout=5 + len(nodes) / 50,  # a second per 50 boxes, far more than dot needs
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    height = 0.0
+    paths = []
+    for line in done.stdout.splitlines():
+        f = line.split()
+        if f[0] == "graph":
+            height = float(f[3]) * 72
+        elif f[0] == "node":
+            nodes[f[1]]["x"], nodes[f[1]]["y"] = (
+                float(f[2]) * 72 + 20,
+                height - float(f[3]) * 72 + 20,
+            )
+        elif f[0] == "edge":
+            pts = [
+                (float(f[4 + 2 * i]) * 72 + 20, height - float(f[5 + 2 * i]) * 72 + 20)
+                for i in range(int(f[3]))
+            ]
+            d = f"M{pts[0][0]:.1f},{pts[0][1]:.1f} C" + " ".join(
+                f"{x:.1f},{y:.1f}" for x, y in pts[1:]
+            )
+            paths.append({"from": f[1], "to": f[2], "d": d})
+    return paths
