@@ -11,8 +11,9 @@ import threading
 import pytest
 
 pytest.importorskip("numpy")
+from micrograd.app.runs import Run  # noqa: E402
 from micrograd.engine import Value  # noqa: E402
-from micrograd.playground import MAX_BODY, Run, Server  # noqa: E402
+from micrograd.playground import MAX_BODY, Server  # noqa: E402
 
 
 @pytest.fixture
@@ -306,18 +307,16 @@ def test_a_client_that_goes_away_prints_nothing(server, capfd, monkeypatch):
     import socket
     import struct
 
-    from micrograd import playground
-
     _, s = request(server, "POST", "/api/runs", {"hidden": [2]})
     training, gone = threading.Event(), threading.Event()
-    real_train = playground.Run.train
+    real_train = Run.train
 
     def train(run, steps):
         training.set()
         assert gone.wait(60)
         real_train(run, steps)
 
-    monkeypatch.setattr(playground.Run, "train", train)
+    monkeypatch.setattr(Run, "train", train)
     finished = threading.Semaphore(0)
     real_shutdown = server.shutdown_request
 
@@ -382,17 +381,17 @@ def test_idle_connections_are_closed_and_capped(monkeypatch):
 def test_the_stepper_never_holds_the_run(server, monkeypatch):
     """N8: while a sample's stepper page is built, the run keeps training (the page is built on a
     copy of the model, outside the run's lock); a model too large to step through is a 422."""
-    from micrograd import playground
+    from micrograd.app import runs
 
     building, release = threading.Event(), threading.Event()
-    real = playground.stepper
+    real = runs.stepper
 
     def slow_stepper(*args, **kwargs):
         building.set()
         assert release.wait(60)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(playground, "stepper", slow_stepper)
+    monkeypatch.setattr(runs, "stepper", slow_stepper)
     _, s = request(server, "POST", "/api/runs", {"hidden": [2], "seed": 5})
     got = {}
     t = threading.Thread(

@@ -1,0 +1,290 @@
+"""What the `micrograd` command's subcommands do, once app/cli.py has read the command line:
+train (and demo), graph, explain and playground. Each takes the parsed arguments."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import random
+import shutil
+import sys
+import time
+from typing import Any
+
+from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
+from micrograd.engine import Value
+from micrograd.io import atomic_write, check_target, write_files
+from micrograd.teach.drawings import fmt_number, render_dot, to_dot, to_mermaid
+from micrograd.teach.explain import explain
+from micrograd.teach.expr import ExpressionError, assignments, parse_expression
+from micrograd.teach.messages import language
+from micrograd.teach.messages import text as say
+from micrograd.teach.quiz import quiz
+from micrograd.teach.stepper import stepper
+
+
+class UsageError(Exception):
+    """A mistake in the command line: reported in one line, exit status 2."""
+
+
+# ---------------------------------------------------------------------------- demo and train
+FORMATS = ("svg", "png", "dot", "mermaid")
+SIZES = {"moons": 300, "circles": 300, "spiral": 300, "xor": 300, "yinyang": 400}
+IMAGES = {"digits": (8, 8), "mnist": (28, 28)}  # image data sets: (height, width)
+OUTPUTS = ("model.json", "decision_boundary.png", "confusion.png", "misclassified.png", "loss.png")
+MONITOR = 2000  # the train accuracy of each step is measured on at most this many images
+
+
+def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
+    """(X_train, y_train, X_test, y_test) of the chosen data set."""
+    from micrograd.data import DATASETS, digits, mnist, split
+
+    if args.data == "mnist":
+        if not args.data_dir:
+            raise UsageError(
+                "--data mnist needs --data-dir DIR, a folder with the four MNIST files"
+            )
+        return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
+    if args.data == "digits":
+        X, y = digits()
+    else:
+        X, y = DATASETS[args.data](n=SIZES[args.data], noise=args.noise, seed=args.seed)
+    (X_train, y_train), _, (X_test, y_test) = split(X, y, test=1 / 3, seed=args.seed)
+    return X_train, y_train, X_test, y_test
+
+
+def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
+    """Train as the arguments say, print accuracies, write the model (and plots) into args.out."""
+    out = out or sys.stdout
+    from micrograd.app.train import Classifier, fit
+    from micrograd.io import model_bytes
+    from micrograd.nn import MLP
+    from micrograd.optim import SGD, Adam, LinearLR
+
+    images = args.data in IMAGES
+    for key, value in DEFAULTS["images" if images else "points"].items():
+        if getattr(args, key, None) is None:
+            setattr(args, key, value)
+    X_train, y_train, X_test, y_test = _data(args)
+    classes = max(y_train) + 1
+    sizes = [len(X_train[0]), *args.hidden, 1 if classes == 2 else classes]
+    _check_budget(sizes, args)
+    random.seed(args.seed)  # the weights come from Python's random, as in the original
+    model = MLP(sizes[0], sizes[1:], activation=args.activation)
+    clf = Classifier(model, classes)
+    if args.optimizer == "sgd":
+        lr = args.lr or LEARNING_RATES["sgd"]
+        optimizer: Any = SGD(model.parameters(), lr=lr, momentum=args.momentum)
+        scheduler = LinearLR(optimizer, 1.0, 0.1, args.steps)  # the original demo's decay
+    else:
+        lr = args.lr or LEARNING_RATES["adam"]
+        optimizer, scheduler = Adam(model.parameters(), lr=lr), None
+    if not args.no_plot:  # fail before training, not after, if matplotlib is missing
+        from micrograd.app.plot import pyplot
+
+        pyplot()
+    _check_out_folder(args.out)  # and if the results could not be written
+
+    bar = _progress(args.steps, args.quiet)
+    start = time.perf_counter()
+    done = [0]
+
+    def on_step(step: int, loss: float, acc: float) -> None:
+        done[0] = step + 1
+        bar(loss, acc)
+
+    try:
+        history = fit(
+            clf,
+            X_train,
+            y_train,
+            optimizer,
+            args.steps,
+            batch_size=args.batch_size,
+            seed=args.seed,
+            scheduler=scheduler,
+            on_step=on_step,
+            monitor=(X_train[:MONITOR], y_train[:MONITOR]),
+        )
+    except FloatingPointError as e:
+        bar(None, None)
+        raise ArithmeticError(
+            f"training diverged at step {done[0] + 1} ({str(e).split(';')[0]}); "
+            "try a smaller --lr (or --momentum)"
+        ) from None
+    seconds = time.perf_counter() - start
+    bar(None, None)
+    train_acc, test_acc = clf.accuracy(X_train, y_train), clf.accuracy(X_test, y_test)
+    print(f"train accuracy: {train_acc:.2f}", file=out)
+    print(f"test accuracy: {test_acc:.2f}", file=out)
+    files = {"model.json": model_bytes(model)}  # everything made before anything is written
+    if not args.no_plot:
+        from micrograd.app import plot
+
+        title = f"{args.data}: {model.spec}, test accuracy {test_acc:.2f}"
+        if images:
+            predicted = clf.predict(X_test)
+            files["confusion.png"] = plot.confusion_matrix(y_test, predicted, classes, title=title)
+            files["misclassified.png"] = plot.misclassified(
+                X_test, y_test, predicted, IMAGES[args.data]
+            )
+        else:
+            files["decision_boundary.png"] = plot.decision_boundary(
+                clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
+            )
+        files["loss.png"] = plot.loss_curve(history)
+    _write_out_folder(args.out, files)
+    written = list(files)
+    if not args.quiet:
+        print(
+            f"trained {args.steps} steps in {seconds:.1f} s; wrote {', '.join(written)} to {args.out}",
+            file=out,
+        )
+    return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
+
+
+# Values one training step may build: beyond this a scalar engine takes minutes (tracing costs
+# 3-6 us per Value) and gigabytes. With numpy, --hidden 256,256 builds 270,000 (to trace) and
+# 512,512 is refused; without it, the eager engine builds them for every sample of the batch.
+MAX_VALUES_PER_STEP = 1_000_000
+
+
+def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
+    """Refuse widths whose graphs would not fit (redteam R2), before building anything: every
+    weight makes a `*` and a `+` node per sample (on the fast path, once, to trace; without numpy,
+    the eager engine does it for each sample of the batch), and the L2 penalty as many again."""
+    params = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
+    eager = importlib.util.find_spec("numpy") is None
+    samples = (args.batch_size or SIZES.get(args.data, 60_000)) if eager else 1
+    per_step = 2 * params * samples + 2 * params
+    if per_step > MAX_VALUES_PER_STEP:
+        hint = (
+            " or install numpy for the fast path (pip install 'micrograd-plus[fast]'),"
+            if eager
+            else ""
+        )
+        raise UsageError(
+            f"--hidden {','.join(map(str, args.hidden))} builds about {per_step:,} Values a step, "
+            f"more than {MAX_VALUES_PER_STEP:,} (a scalar engine makes one Python object per "
+            f"number): choose smaller widths or a smaller --batch-size,{hint} or move the model "
+            "to PyTorch (micrograd.export.to_torch)"
+        )
+
+
+def _check_out_folder(folder: str) -> None:
+    """OSError now, before training, if the results could not be written into `folder`."""
+    if not folder:
+        raise UsageError("--out needs a folder name")
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise OSError(f"--out {folder}: exists and is not a folder")
+    parent = folder if os.path.isdir(folder) else os.path.dirname(os.path.abspath(folder))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.access(parent, os.W_OK):
+        raise OSError(f"--out {folder}: no permission to write there")
+    for name in OUTPUTS:  # a file there that would be refused is refused now
+        path = os.path.join(folder, name)
+        if os.path.lexists(path):
+            check_target(path)
+
+
+def _write_out_folder(folder: str, files: dict[str, bytes]) -> None:
+    """Write the results into `folder`, all or none (micrograd.io.write_files); a folder made for
+    them is removed again if they could not be written."""
+    made, parent = None, os.path.abspath(folder)
+    while not os.path.exists(parent):  # the outermost folder that makedirs will create
+        made, parent = parent, os.path.dirname(parent)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        write_files({os.path.join(folder, name): data for name, data in files.items()})
+    except BaseException:
+        if made:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    """A callback (loss, acc) that advances a tqdm bar; (None, None) closes it."""
+    if quiet:
+        return lambda loss, acc: None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # no bar without tqdm: a line every 10% of the run
+        count = [0]
+
+        def report(loss: float | None, acc: float | None) -> None:
+            if loss is None:
+                return
+            count[0] += 1
+            if count[0] % max(1, total // 10) == 0:
+                print(
+                    f"step {count[0]}/{total}  loss {loss:.4f}  accuracy {acc:.2f}", file=sys.stderr
+                )
+
+        return report
+    bar = tqdm(total=total, desc="training", unit="step", file=sys.stderr)
+
+    def update(loss: float | None, acc: float | None) -> None:
+        if loss is None:
+            bar.close()
+            return
+        bar.set_postfix(loss=f"{loss:.4f}", acc=f"{acc:.2f}", refresh=False)
+        bar.update()
+
+    return update
+
+
+def run_train(args: argparse.Namespace) -> int:
+    run_training(args)
+    return 0
+
+
+# ---------------------------------------------------------------------------- graph and explain
+# Their help, errors and output are in the language of --lang, else of the locale (LANG=zh_CN...).
+def _expression(args: argparse.Namespace) -> Value:
+    try:
+        return parse_expression(args.expr, assignments(args.set))
+    except ExpressionError as e:
+        raise UsageError(e.text(language(args.lang))) from None
+
+
+def graph_command(args: argparse.Namespace) -> int:
+    lang = language(args.lang)
+    out = _expression(args)
+    out.backward()
+    fmt = args.format
+    if fmt is None and args.output and args.output != "-":
+        fmt = os.path.splitext(args.output)[1].lstrip(".").lower() or None
+    fmt = fmt or "dot"
+    if fmt not in FORMATS:
+        raise UsageError(say("unknown_format", lang, fmt=fmt, formats=", ".join(FORMATS)))
+    if fmt == "png" and args.output in (None, "-") and sys.stdout.isatty():
+        raise UsageError(say("png_tty", lang))
+    draw = to_mermaid if fmt == "mermaid" else to_dot
+    text = draw(out, max_nodes=args.max_nodes, lang=lang)
+    data = render_dot(text, fmt, lang) if fmt in ("svg", "png") else text.encode()
+    atomic_write(args.output or "-", data)
+    return 0
+
+
+def explain_command(args: argparse.Namespace) -> int:
+    out = _expression(args)
+    fmt = args.format or ("html" if (args.output or "").lower().endswith(".html") else "text")
+    if fmt == "html":  # the backward stepper: a page that steps through the same pass
+        text = stepper(out, lang=args.lang, max_nodes=args.max_nodes, quiz=args.quiz).page
+    elif args.quiz:  # asked here, one += at a time
+        print(f"{out.label} = {fmt_number(out.data)}")
+        quiz(out, lang=args.lang)
+        return 0
+    else:
+        steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
+        text = f"{out.label} = {fmt_number(out.data)}\n{steps}\n"
+    atomic_write(args.output or "-", text.encode())  # computed whole: an error writes nothing
+    return 0
+
+
+def playground_command(args: argparse.Namespace) -> int:
+    from micrograd.app.playground import serve  # numpy and the server only for this command
+
+    return serve(args.port, open_browser=not args.no_browser, lang=args.lang)
