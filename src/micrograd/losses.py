@@ -6,7 +6,7 @@ All are built from Value ops only (no branches on data), so they also trace for 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Union
 
 from micrograd.engine import Value
@@ -61,7 +61,7 @@ def logsumexp(logits: Sequence[Value]) -> Value:
     """log(sum(exp(z_i))), stable: the max m is subtracted first, log-sum-exp = m + log sum exp(z - m).
 
     The max is built from ops (max(a, b) = a + relu(b - a)), pairwise; its gradient cancels. The
-    fast path replays the whole as one fused op on all samples (the result is marked `_fused`).
+    fast path replays the whole as one fused op on all samples, with logsumexp_arrays (FUSED).
     """
     if not logits:
         raise ValueError("logsumexp: got no logits")
@@ -71,8 +71,36 @@ def logsumexp(logits: Sequence[Value]) -> Value:
         level = pairs + level[len(pairs) * 2 :]
     m = level[0]
     out = m + sum(((z - m).exp() for z in logits), Value(0.0)).log()
-    out.__dict__["_fused"] = ("logsumexp", tuple(logits))  # one op on the fast path (fast.py)
+    return fuse(out, "logsumexp", logits)
+
+
+def logsumexp_arrays(np: Any, z: list[Any]) -> tuple[Any, list[Any]]:
+    """logsumexp's fused rule on numpy arrays (`np`), one array per logit: the output, stable (the
+    max first), and its local derivatives, the softmax exp(z_j - out)."""
+    m = np.maximum.reduce(z)
+    e = [np.exp(zj - m) for zj in z]
+    total = np.add.reduce(e)
+    out = m + np.log(total)
+    return out, [ej / total for ej in e]
+
+
+# Fused ops: a Value that a loss marks with fuse(out, name, inputs) is replayed by micrograd.fast as
+# one op over `inputs`, with FUSED[name] on arrays, instead of the ops that built it one by one.
+FUSED: dict[str, Callable[[Any, list[Any]], tuple[Any, list[Any]]]] = {
+    "logsumexp": logsumexp_arrays,
+}
+
+
+def fuse(out: Value, name: str, inputs: Sequence[Value]) -> Value:
+    """Mark `out` as the result of the fused op FUSED[name] over `inputs`."""
+    out.__dict__["_fused"] = (name, tuple(inputs))
     return out
+
+
+def fused(v: Value) -> tuple[str, tuple[Value, ...]] | None:
+    """(name, inputs) of the fused op whose result `v` is, or None."""
+    mark: tuple[str, tuple[Value, ...]] | None = v.__dict__.get("_fused")
+    return mark
 
 
 def cross_entropy_one(logits: Sequence[Value], target: Any) -> Value:

@@ -1,0 +1,245 @@
+"""The replay's operations: a group of same-depth nodes computed by one numpy operation, each kind
+with its own forward rule, backward rule and the grad rows it writes (micrograd.fast.replay runs
+them; micrograd.fast.plan makes them). Also how a block of contributions is added into rows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from micrograd.engine import Value, apply_rule
+from micrograd.maths import NumpyMath
+
+NUMPY = NumpyMath(np)  # the rules' elementary functions on arrays
+Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
+
+
+def rows_index(rows: Sequence[int]) -> Index:
+    """`rows` as a slice when they are consecutive and ascending (reads and writes are then views,
+    not copies), else as an index array."""
+    a = np.asarray(rows, dtype=np.intp)
+    if len(a) and a[-1] - a[0] == len(a) - 1 and (len(a) == 1 or (np.diff(a) == 1).all()):
+        return slice(int(a[0]), int(a[-1]) + 1)
+    return a
+
+
+def times_dead_relu(upstream: Any, local: Any) -> Any:
+    """upstream * local, where relu's slope (a boolean array) is False gives 0 even for an inf or
+    nan upstream: the eager engine's chain rule (engine._chain_rule_step)."""
+    product = upstream * local
+    if getattr(getattr(local, "dtype", None), "kind", "") == "b":
+        return np.where(~local & ~np.isfinite(upstream), 0.0, product)
+    return product
+
+
+@dataclass
+class Scatter:
+    """How to add a (k, B) block of contributions into the rows `rows` of the grad array: in place
+    for a range, by fancy index for distinct rows, summed first (sorted + reduceat) for repeated
+    rows, which fancy-index `+=` would drop."""
+
+    rows: Index
+    order: Any = None
+    unique_rows: Any = None
+    starts: Any = None
+
+    @classmethod
+    def plan(cls, rows: Index) -> Scatter:
+        """The scatter into `rows`."""
+        if isinstance(rows, slice) or len(np.unique(rows)) == len(rows):
+            return cls(rows)
+        order = np.argsort(rows, kind="stable")
+        sorted_rows = rows[order]
+        starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
+        return cls(rows, order, sorted_rows[starts], starts)
+
+    def add(self, grads: Any, contrib: Any, first: bool) -> None:
+        """grads[rows] += contrib, or = where backward writes these rows `first` (the plan of
+        Compiled._first_writes: the grads array is not zeroed beforehand)."""
+        rows = self.rows if self.order is None else self.unique_rows
+        if self.order is not None:
+            contrib = np.add.reduceat(contrib[self.order], self.starts, axis=0)
+        if first:
+            grads[rows] = contrib
+        else:
+            grads[rows] += contrib
+
+
+@dataclass
+class Block:
+    """Where a layer's weights (or biases) sit in the parameter vector: W[j, i] is parameter
+    `base + j * stride + i` (a strided view, no copy) when they are laid out that regularly, as an
+    MLP's are (each neuron's weights, then its bias); else `index` says for each one."""
+
+    index: Any  # parameter index of each entry, shape (nodes, inputs) or (nodes,)
+    base: int = -1  # -1: not regular, gather with `index`
+    stride: int = 0
+
+    @classmethod
+    def plan(cls, index: Any, n_params: int) -> Block:
+        """The block of the parameters at `index`."""
+        index = np.asarray(index, dtype=np.intp)
+        rows = index.reshape(len(index), -1)
+        n, k = rows.shape
+        base = int(rows[0, 0])
+        stride = int(rows[1, 0] - base) if n > 1 else k
+        regular = base + stride * np.arange(n)[:, None] + np.arange(k)
+        if stride >= k and base + n * stride <= n_params and np.array_equal(rows, regular):
+            return cls(index, base, stride)
+        return cls(index)
+
+    def view(self, vector: Any) -> Any:
+        """The block of `vector` (the parameters or their grads): a view where regular."""
+        if self.base < 0:
+            return vector[self.index]
+        n, stop = len(self.index), self.base + len(self.index) * self.stride
+        if self.index.ndim == 1:
+            return vector[self.base : stop : self.stride]
+        return vector[self.base : stop].reshape(n, self.stride)[:, : self.index.shape[1]]
+
+    def add(self, vector: Any, x: Any) -> None:
+        """vector[block] += x."""
+        if self.base < 0:
+            vector += np.bincount(self.index.ravel(), x.ravel(), len(vector)).astype(vector.dtype)
+        else:
+            view = self.view(vector)
+            view += x
+
+
+@dataclass
+class Group:
+    """Nodes at the same depth with the same op: one numpy operation computes all of them. `out`
+    is their rows (consecutive: rows are numbered group by group), `args` the rows of each operand
+    position, `scatters` how each operand's grads are added."""
+
+    out: slice
+    args: list[Index]
+    scatters: list[Scatter]
+
+    def blocks(self, params: Any) -> tuple[Any, Any]:
+        """What the group reads from the parameter vector (a layer's W and bias), as views."""
+        return None, None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+        """Compute the nodes' values into `out`; return what backward needs (local derivatives)."""
+        raise NotImplementedError
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+        """Add each operand's share of `upstream` (the nodes' grads) into the grads."""
+        for scatter, d in zip(self.scatters, local):
+            run.add(scatter, run.times(upstream, d))
+
+    def writes(self, input_grads: bool) -> list[Scatter]:
+        """The scatters backward uses."""
+        return self.scatters
+
+
+@dataclass
+class Backward:
+    """One backward pass over the groups: the grads array, the parameters' grads, which scatters
+    write first, whether input grads are wanted, and how upstream meets a local derivative."""
+
+    grads: Any
+    param_grads: Any
+    first: dict[int, bool]
+    input_grads: bool
+    times: Callable[[Any, Any], Any]
+    values: Any
+
+    def add(self, scatter: Scatter, contrib: Any) -> None:
+        """Add `contrib` into the scatter's rows (or write it, where it writes first)."""
+        scatter.add(self.grads, contrib, self.first[id(scatter)])
+
+
+@dataclass
+class RuleGroup(Group):
+    """Nodes of one op of micrograd.engine.OPS: its rule, run on arrays."""
+
+    rep: Value | None = None  # one of the nodes: its rule (and exponent, for x**k) is the group's
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+        assert self.rep is not None
+        out[...], local = apply_rule(self.rep, NUMPY, [values[a] for a in self.args])
+        return local
+
+
+@dataclass
+class SumGroup(Group):
+    """Folded chains of "+": each node a sum of its terms. With few terms, the same number per
+    node, args[j] is the j-th term of each; else args[0] holds all terms and `starts`/`sizes` say
+    where each node's begin and how many it has."""
+
+    starts: Any = None
+    sizes: Any = None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+        if self.starts is None:  # terms in the order they were added
+            np.copyto(out, values[self.args[0]])
+            for a in self.args[1:]:
+                out += values[a]
+        else:  # many terms, or a different number per node
+            np.add.reduceat(values[self.args[0]], self.starts, axis=0, out=out)
+        return None
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+        # d(sum)/d(term) = 1: each term gets the upstream grad
+        if self.starts is None:
+            for scatter in self.scatters:
+                run.add(scatter, upstream)
+        else:
+            run.add(self.scatters[0], np.repeat(upstream, self.sizes, axis=0))
+
+    def writes(self, input_grads: bool) -> list[Scatter]:
+        return self.scatters if self.starts is None else self.scatters[:1]
+
+
+@dataclass
+class LinearGroup(Group):
+    """A layer's sums of products, bias + W @ x, as one matrix product. args = [bias rows, x rows];
+    the weights (and the bias, when every one is a parameter) are read from the parameters."""
+
+    weights: Block | None = None
+    bias: Block | None = None  # None: the bias is args[0]
+    reads_inputs: bool = False  # x is the function's inputs (their grads: on request)
+
+    def blocks(self, params: Any) -> tuple[Any, Any]:
+        assert self.weights is not None
+        return self.weights.view(params), self.bias.view(params)[:, None] if self.bias else None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+        W, bias = blocks
+        np.matmul(W, values[self.args[1]], out=out)
+        out += values[self.args[0]] if bias is None else bias
+        return None
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+        # out = bias + W @ x: d/dbias = 1, d/dx = W^T, d/dW = x^T
+        assert self.weights is not None
+        W, _ = blocks
+        if self.bias is None:
+            run.add(self.scatters[0], upstream)
+        else:
+            self.bias.add(run.param_grads, upstream.sum(axis=1))
+        if run.input_grads or not self.reads_inputs:
+            run.add(self.scatters[1], W.T @ upstream)
+        self.weights.add(run.param_grads, upstream @ run.values[self.args[1]].T)
+
+    def writes(self, input_grads: bool) -> list[Scatter]:
+        used = [self.scatters[0]] if self.bias is None else []
+        return used + ([self.scatters[1]] if input_grads or not self.reads_inputs else [])
+
+
+@dataclass
+class FusedGroup(Group):
+    """Nodes that a loss computed as one fused op (micrograd.losses.FUSED): its rule on arrays
+    gives the output and the local derivative of each input."""
+
+    rule: Callable[[Any, list[Any]], tuple[Any, list[Any]]] | None = None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+        assert self.rule is not None
+        out[...], local = self.rule(np, [values[a] for a in self.args])
+        return local
