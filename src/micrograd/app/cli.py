@@ -334,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dash_hint(argv: list[str]) -> str:
-    """A hint when an argument that starts with '-' was not meant as an option (redteam U1)."""
+    """A hint when an argument that starts with '-' was not meant as an option."""
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and arg not in ("-", "-o", "-h"):
             return (

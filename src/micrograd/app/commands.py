@@ -151,7 +151,7 @@ MAX_VALUES_PER_STEP = 1_000_000
 
 
 def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
-    """Refuse widths whose graphs would not fit (redteam R2), before building anything: every
+    """Refuse widths whose graphs would not fit in memory, before building anything: every
     weight makes a `*` and a `+` node per sample (on the fast path, once, to trace; without numpy,
     the eager engine does it for each sample of the batch), and the L2 penalty as many again."""
     params = sum((a + 1) * b for a, b in zip(sizes, sizes[1:]))
