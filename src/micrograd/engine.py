@@ -43,7 +43,9 @@ class Value:
         self, data: float, _children: Iterable[Value] = (), _op: str = "", label: str = ""
     ) -> None:
         self.data: float = data if type(data) is float else _as_float(data, "Value()")
-        self.grad: Any = 0  # an int 0 as in the original; a float after backward()
+        self.grad: Any = (
+            0  # an int 0 as in the original; it stays an int where only + and relu pass grads
+        )
         self._op = _op
         self._a: Value | None = None  # the inputs (None for a leaf)
         self._b: Value | None = None
@@ -133,6 +135,8 @@ class Value:
         Leaves accumulate over calls, as in PyTorch with retain_graph=True. With create_graph=True
         the grads are Values with a graph of their own, to be differentiated again.
         """
+        if self.data != self.data:  # nan: the grads will be too; say where to look (once)
+            warnings.warn(_NAN_OUTPUT, RuntimeWarning, stacklevel=2)
         topo = topo_order(self)  # 1. every Value, inputs before the Values made from them
         with _backward_pass(topo, self, create_graph):  # 2. grads start at 0, and self.grad = 1
             if create_graph or modes.threads_in_a_mode:
@@ -249,6 +253,10 @@ class Value:
 
 
 FLAT_PICKLE = 1000
+_NAN_OUTPUT = (
+    "backward() of a nan: a forward op made it (such as a negative number to a fractional "
+    "power); run the forward inside micrograd.detect_anomaly() to find which"
+)
 _SLOTS = tuple(slot for slot in Value.__slots__ if slot != "__dict__")
 
 

@@ -281,6 +281,9 @@ def explain_command(args: argparse.Namespace) -> int:
         steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
         text = f"{out.label} = {fmt_number(out.data)}\n{steps}\n"
     atomic_write(args.output or "-", text.encode())  # computed whole: an error writes nothing
+    if args.output and args.output != "-":  # the learner's next step is to open it
+        key = "wrote_page" if fmt == "html" else "wrote"
+        print(say(key, language(args.lang), path=args.output))
     return 0
 
 

@@ -227,7 +227,8 @@ def draw_dot(
         import graphviz
     except ImportError:
         raise ImportError(
-            "draw_dot needs the graphviz package: pip install 'micrograd-plus[viz]'"
+            "draw_dot needs the graphviz package: pip install graphviz (in a clone: "
+            "pip install -e '.[viz]'); to_dot and to_mermaid need nothing"
         ) from None
     d = _drawing(root, params, max_nodes, lang)
     g = graphviz.Digraph(

@@ -6,6 +6,8 @@ backward_sequence(root) a Mermaid sequence diagram of one backward pass
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +15,18 @@ from micrograd.engine import Constant, NoBackward, Value
 from micrograd.teach.drawings import MAX_NODES, fmt_number, formula, graph_nodes, names
 from micrograd.teach.messages import language
 from micrograd.teach.messages import text as say
+
+
+def shown(name: str) -> str:
+    """A name as the text of a step shows it: a label that holds operators, such as the lecture's
+    `x1*w1 + x2*w2`, in brackets, so that `[x1*w1 + x2*w2].grad` cannot be read as x2 * w2.grad;
+    plain names, numbers and names already in parentheses as they are."""
+    if _PLAIN.fullmatch(name) or (name.startswith("(") and name.endswith(")")):
+        return name
+    return f"[{name}]"
+
+
+_PLAIN = re.compile(r"[\w.\-]+")  # a, x1, layers.0.neurons.3.w.1, 2.5, -1, 权重
 
 
 @dataclass
@@ -48,29 +62,31 @@ class Explanation:
     root: str
     steps: list[Step]
 
-    lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.messages)
+    lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.teach.messages)
+    nan: bool = False  # the output is nan: str() ends with where to look for it
 
     def step_line(self, s: Step) -> str:
         """The line that starts step `s`: the node, its formula and its grad."""
-        return say("step", self.lang, node=s.node, formula=s.formula, grad=fmt_number(s.grad))
+        node = shown(s.node)
+        return say("step", self.lang, node=node, formula=s.formula, grad=fmt_number(s.grad))
 
     def line(self, c: Contribution) -> str:
         """The line of one contribution: `input.grad += local * upstream = added  -> total`."""
         lang = self.lang
         if c.overwrote:
-            return say("overwrote", lang, input=c.input, total=fmt_number(c.total))
+            return say("overwrote", lang, input=shown(c.input), total=fmt_number(c.total))
         if c.forgotten:
-            return say("forgotten", lang, input=c.input, total=fmt_number(c.total))
+            return say("forgotten", lang, input=shown(c.input), total=fmt_number(c.total))
         how = (
             f"{fmt_number(c.local)} * {fmt_number(c.upstream)}"
             if c.local is not None
             else say("custom", lang)
         )
-        why = say("repeated", lang, input=c.input) if c.repeated else ""
+        why = say("repeated", lang, input=shown(c.input)) if c.repeated else ""
         return say(
             "add",
             lang,
-            input=c.input,
+            input=shown(c.input),
             how=how,
             added=fmt_number(c.added),
             total=fmt_number(c.total),
@@ -87,6 +103,8 @@ class Explanation:
         for s in self.steps:
             lines.append(self.step_line(s))
             lines += [self.line(c) for c in s.contributions]
+        if self.nan:
+            lines.append(say("nan_output", lang))
         return "\n".join(lines)
 
 
@@ -134,9 +152,10 @@ def explain(
                     Contribution(name[p], d, upstream, added, grad[p], p in received, p)
                 )
                 received.add(p)
-        step_formula = formula(node, [name[p] for p in node._prev])
+        step_formula = formula(node, [shown(name[p]) for p in node._prev])
         steps.append(Step(name[node], step_formula, upstream, contributions))
-    return Explanation([name[v] for v in order], name[root], steps, language(lang))
+    nan = math.isnan(root.data)
+    return Explanation([name[v] for v in order], name[root], steps, language(lang), nan)
 
 
 def _run_closure(
@@ -190,5 +209,5 @@ def backward_sequence(
             )
             sign = "=" if c.overwrote else "+="
             value = fmt_number(c.total if c.overwrote else c.added)
-            lines.append(f"    {me}->>{ids[c.input]}: {c.input}.grad {sign} {how}{value}")
+            lines.append(f"    {me}->>{ids[c.input]}: {shown(c.input)}.grad {sign} {how}{value}")
     return "\n".join(lines) + "\n"

@@ -17,6 +17,7 @@ import ast
 import keyword
 import math
 import operator
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any, Union
@@ -26,6 +27,7 @@ from micrograd.teach.messages import text as say
 
 # every one-input op with a method of its name on Value: relu(x) is x.relu()
 FUNCTIONS = tuple(op.lower() for op in OPS if op.isidentifier() and hasattr(Value, op.lower()))
+_ONE_INPUT = FUNCTIONS
 MAX_LENGTH = 2000
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -35,6 +37,8 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Pow: operator.pow,
 }
 Number = Union[Value, int, float]
+_SYMBOLS = {ast.Mod: "%", ast.FloorDiv: "//", ast.MatMult: "@", ast.BitXor: "^", ast.BitAnd: "&"}
+_SYMBOLS |= {ast.BitOr: "|", ast.LShift: "<<", ast.RShift: ">>"}
 
 
 class ExpressionError(ValueError):
@@ -52,7 +56,28 @@ class ExpressionError(ValueError):
         return say(self.key, lang, **self.fields)
 
 
+# What learners type from maths or from other languages, and what to write here instead
+_INSTEAD = {"^": "**", "×": "*", "÷": "/", "·": "*", "²": "**2", "³": "**3", "√": "**0.5"}
+_ELEMENTWISE = re.compile(
+    r"\.(" + "|".join(_ONE_INPUT) + r")\(\)"
+)  # a.relu(): the Python API's way
+
+
+def _hint(text: str) -> None:
+    """An ExpressionError that says what to type, for the common slips of a learner."""
+    for typed, instead in _INSTEAD.items():
+        if typed in text:
+            raise ExpressionError("expr_instead", typed=typed, instead=instead)
+    method = _ELEMENTWISE.search(text)
+    if method:
+        raise ExpressionError("expr_method", name=method.group(1))
+    glued = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)([A-Za-z_]\w*)", text)
+    if glued and not glued.group(2).lower().startswith("e"):  # 2a (1e3 is a number)
+        raise ExpressionError("expr_times", number=glued.group(1), name=glued.group(2))
+
+
 def _read(text: str) -> ast.Module:
+    _hint(text)  # before NFKC, which would read ² as 2
     text = unicodedata.normalize("NFKC", text)  # full-width （＋） -> ASCII (+)
     if len(text) > MAX_LENGTH:
         raise ExpressionError("expr_too_long", limit=MAX_LENGTH)
@@ -74,7 +99,10 @@ def parse_expression(text: str, values: dict[str, float]) -> Value:
     names: dict[str, Number] = {n: Value(x, label=n) for n, x in values.items()}
 
     def ev(node: ast.AST) -> Number:
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        if isinstance(node, ast.BinOp) and type(node.op) not in _BINOPS:
+            symbol = _SYMBOLS.get(type(node.op), type(node.op).__name__)
+            raise ExpressionError("expr_operator", op=symbol)
+        if isinstance(node, ast.BinOp):
             a, b = ev(node.left), ev(node.right)
             if not isinstance(a, Value) and not isinstance(b, Value):
                 # two numbers: fold them as the engine computes floats, with its errors (2**99999999

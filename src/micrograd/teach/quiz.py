@@ -16,7 +16,7 @@ from typing import Any
 
 from micrograd.engine import Value
 from micrograd.teach.drawings import fmt_number
-from micrograd.teach.explain import explain
+from micrograd.teach.explain import explain, shown
 from micrograd.teach.messages import language
 from micrograd.teach.messages import text as say
 
@@ -60,13 +60,18 @@ class Question:
 
     def ask(self, lang: str) -> str:
         """The step and the hidden +=: `c.grad += ?`."""
-        return self.step_line + "\n" + say("quiz_ask", lang, input=self.input)
+        return self.step_line + "\n" + say("quiz_ask", lang, input=shown(self.input))
 
     def wrong(self, lang: str) -> str:
         """What a wrong answer is shown: the local derivative and the upstream grad."""
         local, upstream = fmt_number(self.local), fmt_number(self.upstream)
         return say(
-            "quiz_wrong", lang, node=self.node, input=self.input, local=local, upstream=upstream
+            "quiz_wrong",
+            lang,
+            node=shown(self.node),
+            input=shown(self.input),
+            local=local,
+            upstream=upstream,
         )
 
 
