@@ -18,7 +18,9 @@ from micrograd.data import DATASETS
 from micrograd.engine import Value, topo_order
 from micrograd.nn import ACTIVATIONS, MLP
 from micrograd.optim import SGD, Adam
+from micrograd.teach.drawings import fmt_number
 from micrograd.teach.messages import MESSAGES, language
+from micrograd.teach.messages import text as say
 from micrograd.teach.stepper import page_with_data, stepper
 from micrograd.tuning import tuned
 
@@ -100,6 +102,10 @@ class Run:
             cells = [[int(s[0] > 0), min(1.0, abs(s[0]))] for s in scores]
         else:
             cells = [[max(range(len(s)), key=s.__getitem__), 1.0] for s in scores]
+        try:
+            active = self.active()
+        except FloatingPointError:
+            active = []
         self.trainer.sync()  # the table reads the model's Values and the optimizer's lists
         opt = self.optimizer
         adam = opt if isinstance(opt, Adam) else None
@@ -122,12 +128,22 @@ class Run:
             "accuracies": [_number(x) for x in self.accuracies[since:]],
             "grid": {"n": GRID, "box": self.box, "cells": cells},
             "params": params,
+            "active": active,  # the samples whose loss is > 0: the only ones that send gradient
+            "binary": self.clf.binary,
         }
 
     def snapshot(self) -> Classifier:
         """A copy of the model as it is now, to read without holding the run's lock."""
         self.trainer.sync()
         return Classifier(copy.deepcopy(self.model), self.clf.classes)
+
+    def active(self) -> list[int]:
+        """The samples whose loss is > 0 under the model as trained so far: for the hinge loss,
+        those within the margin (y * score < 1); under cross-entropy, every sample."""
+        if not self.clf.binary:
+            return list(range(len(self.X)))
+        scores = self.trainer.scores(self.X)
+        return [i for i, (s, c) in enumerate(zip(scores, self.y)) if (2 * c - 1) * s[0] < 1]
 
     def sample_stepper(self, i: int, lang: str, clf: Classifier, quiz: bool = False) -> str:
         """The stepper page of sample i's loss under the model `clf` (a snapshot), built with
@@ -148,7 +164,21 @@ class Run:
                 f"stepper shows ({MAX_STEPPER_NODES}): reset with fewer or narrower layers",
                 HTTPStatus.UNPROCESSABLE_ENTITY,
             )
-        return stepper(loss, params=clf.model, lang=lang, max_nodes=None, quiz=quiz).page
+        score = clf.scores([self.X[i]])[0]
+        intro = _why_this_loss(clf.binary, row[2:], score, loss.data, lang)
+        page = stepper(loss, params=clf.model, lang=lang, max_nodes=None, quiz=quiz, intro=intro)
+        return page.page
+
+
+def _why_this_loss(
+    binary: bool, target: list[float], score: list[float], loss: float, lang: str
+) -> str:
+    """The line above a sample's stepper: its loss in numbers, and what that means for its grads."""
+    if not binary:
+        return say("pg_why_softmax", lang, loss=fmt_number(loss))
+    y, s = target[0], score[0]
+    fields = {"y": fmt_number(y), "score": fmt_number(s), "loss": fmt_number(loss)}
+    return say("pg_why_zero" if loss == 0 else "pg_why_active", lang, **fields)
 
 
 def _diverged(step: int, why: str) -> BadRequest:

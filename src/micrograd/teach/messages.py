@@ -101,12 +101,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pg_name": "name",
         "pg_click": "Click a point to step through the backward pass of its loss.",
         "pg_quiz": "quiz me: predict each +=",
+        "pg_active": "ringed points: loss > 0, the only ones that send gradient back ({n} of {total})",
+        "pg_formula_binary": "loss = mean over points of max(0, 1 - y·score) + 0.0001·Σ w²  (hinge, y = ±1)",
+        "pg_formula_softmax": "loss = mean over points of -log softmax(scores)[class] + 0.0001·Σ w²",
+        "pg_adam": "m and v: Adam's running averages of each parameter's grad and of its square; "
+        "the step is lr · m / (√v + ε), after their bias correction",
+        "pg_axis_step": "step",
+        "pg_why_zero": "loss = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss}: this point "
+        "is on its side with a margin, so it sends no gradient back and every grad below stays 0. "
+        "Click a ringed point to see one that teaches the model.",
+        "pg_why_active": "loss = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss} > 0: this "
+        "point is inside the margin or on the wrong side, so it sends gradient back to every parameter.",
+        "pg_why_softmax": "loss = -log softmax(scores)[class] = {loss}: under cross-entropy every "
+        "point sends gradient back, most of all the ones the model gets wrong.",
         "usage": "usage: ",
         "prev": "◀ back",
         "next": "next ▶",
         "play": "play",
         "pause": "pause",
         "step_of": "step {k} of {n}",
+        "nudge": "nudge",
+        "nudge_pick": "Click an input's box, then nudge: the forward pass is recomputed with it "
+        "moved by h, as the lecture does by hand.",
+        "nudge_result": "({root}({name}+h) - {root}({name})) / h = {slope} with h = {h};  "
+        "{name}.grad from backward() = {grad}",
+        "nudge_cannot": "this graph has an op the page cannot recompute ({op})",
         # the quiz of the stepper and of `micrograd explain --quiz`: predict each +=
         "quiz_intro": "Predict each +=: type the number it adds to the input's grad, then check.",
         "quiz_ask": "{input}.grad += ?",
@@ -206,12 +225,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pg_name": "名字",
         "pg_click": "点击一个数据点，逐步查看它的损失的反向传播。",
         "pg_quiz": "测验：预测每一次 +=",
+        "pg_active": "带圈的点：损失 > 0，只有它们会把梯度传回去（{total} 个中的 {n} 个）",
+        "pg_formula_binary": "损失 = 各点 max(0, 1 - y·score) 的平均 + 0.0001·Σ w²（合页损失，y = ±1）",
+        "pg_formula_softmax": "损失 = 各点 -log softmax(scores)[类别] 的平均 + 0.0001·Σ w²",
+        "pg_adam": "m 和 v：Adam 对每个参数的梯度及其平方所做的滑动平均；每一步走 lr · m / (√v + ε)（先做偏差修正）",
+        "pg_axis_step": "步数",
+        "pg_why_zero": "损失 = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss}：这个点在它那一边，"
+        "而且留有余量，所以它不传回任何梯度，下面每个梯度都保持 0。点击一个带圈的点，看一个能教会模型的样本。",
+        "pg_why_active": "损失 = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss} > 0：这个点落在余量之内"
+        "或者在错误的一边，所以它会把梯度传回给每一个参数。",
+        "pg_why_softmax": "损失 = -log softmax(scores)[类别] = {loss}：用交叉熵时每个点都会传回梯度，"
+        "模型判断错的点传回得最多。",
         "usage": "用法：",
         "prev": "◀ 上一步",
         "next": "下一步 ▶",
         "play": "播放",
         "pause": "暂停",
         "step_of": "第 {k} 步，共 {n} 步",
+        "nudge": "挪动一下",
+        "nudge_pick": "点击一个输入的方框，再点“挪动一下”：把它挪动 h 之后重新做一遍前向计算，就像讲座里手算的那样。",
+        "nudge_result": "({root}({name}+h) - {root}({name})) / h = {slope}（h = {h}）；"
+        "backward() 算出的 {name}.grad = {grad}",
+        "nudge_cannot": "这张图里有网页无法重新计算的运算（{op}）",
         "quiz_intro": "预测每一次 +=：输入它加到父节点梯度上的数，再核对。",
         "quiz_ask": "{input}.grad += ?",
         "quiz_check": "核对",

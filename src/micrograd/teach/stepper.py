@@ -55,6 +55,7 @@ def stepper(
     lang: str | None = None,
     max_nodes: int | None = MAX_NODES,
     quiz: bool = False,
+    intro: str = "",
 ) -> Stepper:
     """The backward stepper of `root`: the graph with each Value's name, data and grad, stepping
     through backward() as explain() does (the order, the output's grad of 1, then each
@@ -63,6 +64,9 @@ def stepper(
     With quiz=True each `+=` stays hidden until the learner types the number it adds: a right
     answer turns green; a wrong one shows the local derivative and the upstream grad whose product
     it is, and the learner tries again (or shows it). Stepping stops at the first open question.
+    `intro` is a line shown above the steps (the playground says there why a sample's loss is what
+    it is). Clicking an input's box and "nudge" recomputes the forward pass in the page with the
+    input moved by h, and shows (L(x+h) - L(x)) / h beside the grad backward() gives.
 
     Every Value's box carries data-name and data-grad (the grad at the current step); the buttons
     carry data-action="prev", "next", "play" (and "check", "show" beside the answer field
@@ -106,14 +110,27 @@ def stepper(
         "lang": ex.lang,
         "quiz": quiz,
         "tolerance": TOLERANCE,
+        "intro": intro,
+        "forward": _forward_program(order, index),
     }
     return Stepper(page_with_data("stepper.html", data), len(frames) - 1)
 
 
 _PAGE_WORDS = (
-    *("prev", "next", "play", "pause", "step_of"),
+    *("prev", "next", "play", "pause", "step_of", "nudge", "nudge_pick", "nudge_result"),
+    "nudge_cannot",
     *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
 )
+
+
+def _forward_program(order: list[Value], index: dict[Value, int]) -> list[Any]:
+    """Each Value as the page recomputes it to nudge an input: [data, op, inputs, k], in
+    topological order (leaves: no inputs). The page knows the ops of OPS; a node made by hand with
+    another op cannot be nudged through."""
+    return [
+        [v.data if v.data == v.data else None, v._op, [index[p] for p in v._prev], v._k]
+        for v in order
+    ]
 
 
 def _grad_text(x: Any) -> str:
