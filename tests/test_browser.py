@@ -317,6 +317,108 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
         time.sleep(0.05)
 
 
+def open_point_stepper(browser, i):
+    """Click sample i on the playground's canvas; the stepper window it opens (switched to)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    point = browser.execute_script(
+        "const r = window.micrograd.run; const [x0, x1, y0, y1] = r.grid.box;"
+        "const [x, y] = r.points[arguments[0]];"
+        "return [(x - x0) / (x1 - x0) * 400, 400 - (y - y0) / (y1 - y0) * 400];",
+        i,
+    )
+    before = set(browser.window_handles)
+    canvas = browser.find_element(By.ID, "boundary")
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, point[0] - 200, point[1] - 200
+    ).click().perform()
+    deadline = time.time() + 20
+    while len(browser.window_handles) == len(before):
+        assert time.time() < deadline
+        time.sleep(0.05)
+    (new,) = set(browser.window_handles) - before
+    browser.switch_to.window(new)
+    return new
+
+
+def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playground, tmp_path):
+    """L2-1, L2-2, L2-16: after some training the points whose loss is > 0 are ringed and counted;
+    a ringed point's stepper says its loss is > 0 and sends grads back; an unringed one's says
+    why it sends nothing (max(0, 1 - y*score) = 0), and every grad it shows is 0."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(playground)
+    while not browser.execute_script(
+        "return !!(window.micrograd.run && window.micrograd.run.grid)"
+    ):
+        time.sleep(0.05)
+    browser.execute_script("window.micrograd.step(40)")
+    while not browser.execute_script(
+        "return window.micrograd.idle && Number(document.getElementById('m-step').textContent) >= 40"
+    ):
+        time.sleep(0.05)
+    active = browser.execute_script("return window.micrograd.run.active")
+    count = int(browser.find_element(By.ID, "active").get_attribute("data-count"))
+    assert 0 < count == len(active) < 200
+    assert (
+        "loss >"
+        in browser.find_element(By.ID, "formula").text + browser.find_element(By.ID, "active").text
+    )
+    assert browser.find_element(By.ID, "adam-note").is_displayed()
+    screenshot(browser, "playground-teaching.png", tmp_path)
+    quiet = next(i for i in range(200) if i not in set(active))
+    main = browser.current_window_handle
+    for i, sends in ((active[0], True), (quiet, False)):
+        open_point_stepper(browser, i)
+        try:
+            intro = browser.find_element(By.ID, "intro").text
+            assert intro.startswith("loss = max(0, 1 - y·score) = max(0, 1 - (")
+            browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+            grads = grads_shown(browser)
+            inner = {n: g for n, g in grads.items() if n.startswith("layers.")}
+            if sends:
+                assert "> 0: this point is inside the margin" in intro
+                assert any(g != 0 for g in inner.values())
+            else:
+                assert "= 0: this point is on its side with a margin" in intro
+                assert all(g == 0 for g in inner.values())
+        finally:
+            browser.close()
+            browser.switch_to.window(main)
+
+
+def test_nudging_an_input_gives_the_slope_backward_gives(browser, tmp_path):
+    """L2-2: click an input's box and nudge: the page recomputes the forward pass with it moved by
+    h, and (L(x+h) - L(x)) / h sits beside the grad backward() gives. Home and End step to the
+    first and the last frame."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    L = (a * b + a.tanh()) * b.sigmoid() + (a / b).exp() + (a**3).log() + b.sin() * a.cos()
+    L.label = "L"
+    page = tmp_path / "nudge.html"
+    stepper(L, intro="why this loss").save(str(page))
+    browser.get(page.as_uri())
+    assert browser.find_element(By.ID, "intro").text == "why this loss"
+    L.backward()
+    for leaf in (a, b):
+        browser.find_element(By.CSS_SELECTOR, f'[data-name="{leaf.label}"]').click()
+        out = browser.find_element(By.ID, "nudge-out")
+        slope, grad = float(out.get_attribute("data-slope")), float(out.get_attribute("data-grad"))
+        assert grad == pytest.approx(leaf.grad, rel=1e-12)
+        assert slope == pytest.approx(leaf.grad, rel=1e-3)  # a forward difference with h = 1e-4
+        assert f"{leaf.label}.grad from backward()" in out.text
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert browser.execute_script("return window.micrograd.current") == browser.execute_script(
+        "return window.micrograd.steps"
+    )
+    body.send_keys(Keys.HOME)
+    assert browser.execute_script("return window.micrograd.current") == 0
+
+
 @pytest.mark.parametrize("quiz", [False, True])
 def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
     from selenium.webdriver.common.action_chains import ActionChains
@@ -371,7 +473,8 @@ def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
 
 def test_screenshots_are_pictures(tmp_path):
     """The README's screenshots exist (made by this file under `python3 tasks.py screenshots`)."""
-    for name in ("stepper.png", "playground.png", "stepper-quiz.png", "stepper-quiz.zh-CN.png"):
+    names = ("stepper.png", "playground.png", "stepper-quiz.png", "stepper-quiz.zh-CN.png")
+    for name in (*names, "playground-teaching.png"):
         path = os.path.join(ROOT, "docs", "img", name)
         with open(path, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"

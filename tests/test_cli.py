@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 
@@ -12,6 +13,10 @@ import pytest
 from micrograd.cli import main
 
 PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def run_cli(capsys, *argv):
+    return main(list(argv)), *capsys.readouterr()
 
 
 def test_demo_writes_valid_files_and_prints_accuracies(tmp_path, capsys):
@@ -405,3 +410,103 @@ def test_every_help_text_exists_in_every_language():
         for key, en in table["en"].items():  # the same placeholders to fill in, in both
             fields = sorted(re.findall(r"%\(\w+\)s|{\w+}", en))
             assert fields == sorted(re.findall(r"%\(\w+\)s|{\w+}", table["zh"][key])), key
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_output_to_a_device_or_a_fifo_is_one_line_and_exit_1(tmp_path, capsys):
+    """D1: `-o` to a device or a FIFO is refused in one line with exit status 1, and the device
+    stays one."""
+    fifo = tmp_path / "fifo.dot"
+    os.mkfifo(fifo)
+    for target in ("/dev/stdout", str(fifo)):
+        code, out, err = run_cli(
+            capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", target
+        )
+        assert code == 1 and err.count("\n") == 1 and "micrograd: error:" in err
+    assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")
+
+
+def test_dash_writes_to_standard_output(capsys):
+    """D1: `-o -` writes to standard output."""
+    code, out, _ = run_cli(capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", "-")
+    assert code == 0 and out.startswith("digraph micrograd")
+
+
+def test_widths_beyond_the_budget_are_refused(capsys):
+    """R2: train refuses hidden widths that would not finish, in one line pointing to to_torch."""
+    code, _, err = run_cli(capsys, "train", "--hidden", "1024,1024", "--steps", "1", "--no-plot")
+    assert code == 2 and "to_torch" in err and err.count("\n") == 1
+
+
+def test_diverging_training_stops_with_one_line(tmp_path, capsys):
+    """C1: training that diverges stops with a one-line error naming the step and --lr, not a
+    traceback, and writes no --out folder."""
+    out = tmp_path / "out"
+    code, _, err = run_cli(
+        capsys, "train", "--lr", "1e7", "--no-plot", "--quiet", "--out", str(out)
+    )
+    assert code == 1 and "diverged at step" in err and "--lr" in err
+    assert "Traceback" not in err and err.count("\n") == 1 and not out.exists()
+
+
+def test_an_expression_starting_with_minus_gets_a_hint(capsys):
+    """U1: an expression that starts with '-' gets a hint to pass it last, after '--'."""
+    code, _, err = run_cli(capsys, "explain", "-a*b", "--set", "a=1", "--set", "b=2")
+    assert code == 2 and "after '--'" in err
+    code, out, _ = run_cli(capsys, "explain", "--set", "a=1", "--set", "b=2", "--", "-a*b")
+    assert code == 0 and "out = -2" in out
+
+
+def test_out_problems_are_reported_before_training(tmp_path, capsys):
+    """U2: problems with --out are reported before training, and -o with no or an upper-case
+    extension still picks a format."""
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    code, out, err = run_cli(capsys, "train", "--out", str(a_file), "--no-plot", "--quiet")
+    assert code == 1 and "not a folder" in err and "accuracy" not in out
+    code, _, err = run_cli(capsys, "train", "--out", "", "--no-plot", "--quiet")
+    assert code == 2 and "--out" in err
+    for name, fmt in [("graph", "digraph"), ("g.SVG", "<svg")]:
+        if fmt == "<svg" and not shutil.which("dot"):
+            continue
+        code, _, _ = run_cli(
+            capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", str(tmp_path / name)
+        )
+        assert code == 0 and fmt in (tmp_path / name).read_text()
+
+
+def test_a_broken_pipe_exits_quietly():
+    """U8: a broken pipe (`micrograd explain ... | head -1`) exits quietly."""
+    expr = " + ".join(f"a*{i}" for i in range(200))
+    cmd = f"{sys.executable} -m micrograd explain '{expr}' --set a=1 --max-nodes 10000 | head -1"
+    done = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=60)
+    assert done.stderr == "" and done.stdout.startswith("out = ")
+
+
+def test_diverging_training_leaves_no_half_written_folder(tmp_path, capsys):
+    """L2: training that diverges leaves no half-written --out folder."""
+    out = tmp_path / "results"
+    run_cli(capsys, "train", "--lr", "1e7", "--no-plot", "--quiet", "--out", str(out))
+    assert not out.exists()
+
+
+def test_python_minus_m_micrograd_runs_the_command():
+    """L10: `python -m micrograd` runs the command."""
+    done = subprocess.run(
+        [sys.executable, "-m", "micrograd", "--version"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stdout.startswith("micrograd ")
+
+
+@pytest.mark.parametrize(
+    "lang, words", [("en", "wrote {}: open it in a browser"), ("zh", "已写入 {}：用浏览器打开它")]
+)
+def test_explain_says_what_it_wrote(tmp_path, capsys, lang, words):
+    """L2-20: `explain -o page.html` says where the page is and what to do next."""
+    page = tmp_path / "x.html"
+    assert (
+        main(["explain", "a*b", "--set", "a=2", "--set", "b=3", "-o", str(page), "--lang", lang])
+        == 0
+    )
+    assert capsys.readouterr().out.strip() == words.format(page)
+    assert page.read_text().startswith("<!DOCTYPE html>")

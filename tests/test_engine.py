@@ -2,11 +2,13 @@
 
 import inspect
 import math
+import sys
 import threading
+import tracemalloc
 
 import pytest
 
-from micrograd import Value, no_grad
+from micrograd import MLP, Value, detect_anomaly, no_grad
 from micrograd.engine import OPS, FloatMath, topo_order
 from micrograd.gradcheck import gradcheck, numeric_grad
 from programs import DOUBLED, value_and_grads, with_doubled_row
@@ -500,3 +502,129 @@ def test_deep_graphs_copy_and_pickle_without_recursion():
             a2,
         )
     assert copy.copy(c)._prev == c._prev  # a shallow copy shares the inputs
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_a_failing_backward_leaves_every_grad_as_it_was():
+    """D2: an exception inside backward() leaves the grads already accumulated as they were."""
+    w = Value(2.0)
+    (w * 3).backward()
+    assert w.grad == 3.0
+    bad = Value(10.0, (w * 5,), "myop")  # made by hand, with a closure that fails half-way
+
+    def fails():
+        w.grad += 100.0
+        raise ValueError("myop failed")
+
+    bad._backward = fails
+    with pytest.raises(ValueError, match="myop"):
+        (bad + w).backward()
+    assert w.grad == 3.0
+
+    x = Value(0.0)
+    x.grad = 1.0
+    with detect_anomaly():
+        y = x**0.5
+        with pytest.raises(FloatingPointError):
+            y.backward()
+    assert x.grad == 1.0
+
+    a, b = Value(1.0), Value(2.0)
+    a.grad, b.grad = 7.0, 8.0
+    c = a * b
+
+    def half_done():  # changes one grad, then fails
+        a.grad += 100.0
+        raise RuntimeError("user closure failed")
+
+    c._backward = half_done
+    with pytest.raises(RuntimeError):
+        (c + a).backward()
+    assert (a.grad, b.grad, c.grad) == (7.0, 8.0, 0)
+
+
+def test_threads_on_graphs_that_share_a_subgraph_get_exact_grads():
+    """W3: threads that backpropagate graphs sharing a subgraph get exact grads."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(5):
+            x = Value(1.5)
+            h = x
+            for _ in range(5000):
+                h = h * 1.0 + 0.0
+            a, b = h * 2, h * 3
+            threads = [threading.Thread(target=v.backward) for v in (a, b)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert x.grad == 5.0
+    finally:
+        sys.setswitchinterval(old)
+
+
+def test_math_functions_on_a_value_raise_instead_of_cutting_the_graph():
+    """W5: math.exp(v) and float(v) raise instead of silently cutting the graph."""
+    x = Value(2.0)
+    with pytest.raises(TypeError, match=r"v\.exp\(\)"):
+        math.exp(x)
+    with pytest.raises(TypeError, match="cut the graph"):
+        float(x)
+
+
+def test_detect_anomaly_keeps_no_value_alive():
+    """R3: detect_anomaly() keeps no Value of a finished step alive until the block exits."""
+    model = MLP(2, [16, 16, 1])
+    with detect_anomaly():
+        model([Value(0.1), Value(0.2)]).backward()  # warm up
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(5):
+            model([Value(0.1), Value(0.2)]).backward()
+        grown = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+    assert grown < 200_000  # a step's graph is ~400 KB here; none of them is kept
+
+
+def test_OPS_does_not_grow_with_each_exponent():
+    """R4: the OPS table gains no row for each distinct constant exponent."""
+    before = len(OPS)
+    for i in range(3000):
+        Value(1.5) ** (i / 1000)
+    assert len(OPS) == before
+
+
+def test_create_graph_gives_inf_where_first_order_does():
+    """C5: backward(create_graph=True) gives inf where backward() does, instead of raising."""
+    x = Value(1e-320)
+    (x**0.001).backward(create_graph=True)
+    assert x.grad.data == math.inf
+
+
+def test_backward_anomaly_names_the_input(capsys):
+    """U5: detect_anomaly's backward message says which input got the non-finite grad."""
+    with detect_anomaly():
+        x, y = Value(-2.0), Value(2.0)
+        z = x**y
+        with pytest.raises(FloatingPointError, match="input 1"):
+            (z * 0 + z).backward()
+
+
+def test_type_errors_name_the_op():
+    """U6: type and overflow errors name the op they come from."""
+    with pytest.raises(TypeError, match="^-:"):
+        Value(1.0) - "a"
+    with pytest.raises(TypeError, match="^-:"):
+        "a" - Value(1.0)
+    with pytest.raises(OverflowError, match=r"Value\(\): 1000.*\.\.\. is too large"):
+        Value(10**400)
+    with pytest.raises(OverflowError, match=r"\*\*"):
+        Value(1.0) ** (10**400)
+
+
+def test_messages_have_no_errno_tuples():
+    """L11: messages carry no raw errno tuples such as (34, 'Numerical result out of range')."""
+    with pytest.raises(OverflowError) as e:
+        Value(10.0) ** 400
+    assert "(34," not in str(e.value) and "too large" in str(e.value)

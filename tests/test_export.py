@@ -6,6 +6,7 @@ import pytest
 
 from micrograd import Value
 from micrograd.export import from_torch, to_torch, to_torch_fn
+from micrograd.io import load_into, save
 from micrograd.nn import MLP
 from programs import DOUBLED, examples, near_kink, programs, run, with_doubled_row
 
@@ -82,3 +83,45 @@ def test_one_row_of_OPS_defines_the_op_in_the_export(monkeypatch, name):
     a, b = Value(xs[0]), Value(xs[1])
     fn = to_torch_fn(f(a, b), [a, b])
     assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_from_torch_refuses_other_layouts_and_changes_nothing():
+    """W2: from_torch refuses torch modules that are not laid out like an MLP, and changes no
+    parameter."""
+    S, L, R = torch.nn.Sequential, torch.nn.Linear, torch.nn.ReLU
+    model = MLP(2, [3, 1])
+    before = model.state_dict()
+    for net in [
+        S(L(2, 3), R(), L(3, 1), R()),
+        S(R(), L(2, 3), L(3, 1)),
+        S(L(2, 3), L(3, 2), torch.nn.Tanh(), L(2, 1)),
+    ]:
+        with pytest.raises(ValueError, match="from_torch"):
+            from_torch(net, model)
+        with pytest.raises(ValueError, match="from_torch"):
+            from_torch(net)
+    assert model.state_dict() == before
+
+
+def test_from_torch_errors_are_one_clear_value_error():
+    """C4: from_torch on an ordinary torch module it cannot take raises one ValueError saying
+    why."""
+    S, L = torch.nn.Sequential, torch.nn.Linear
+    for net, says in [
+        (S(L(2, 3, bias=False)), "no bias"),
+        (L(2, 3), "Sequential"),
+        (S(L(2, 3), torch.nn.Tanh(), L(5, 1)), "in_features=5"),
+        (S(torch.nn.LazyLinear(3)), "LazyLinear"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            from_torch(net)
+
+
+def test_a_one_layer_model_keeps_loading_after_a_round_trip_through_torch(tmp_path):
+    """U9: a one-layer model still loads into its original after a round trip through torch, which
+    loses its activation."""
+    original = MLP(2, [5], activation="relu")
+    back = from_torch(to_torch(original))
+    save(back, tmp_path / "m.json")
+    load_into(original, tmp_path / "m.json")  # one layer: the activation name does not matter

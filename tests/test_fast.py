@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from micrograd import Value
-from micrograd.losses import cross_entropy_one, l2
+from micrograd import Value, no_grad
+from micrograd.losses import cross_entropy, cross_entropy_one, l2
 from micrograd.nn import MLP
 from programs import DOUBLED, examples, near_kink, programs, run, value_and_grads, with_doubled_row
 
@@ -369,3 +369,41 @@ def test_step_after_step_arrays_carries_the_state_on():
             p.data, p.grad = t, 1.0
         opt.step()  # no crash on the arrays (or SGD's None) left by step_arrays
         assert all(isinstance(x, float) for x in (p.data for p in a))
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_tracing_inside_no_grad_traces_the_real_function():
+    """W1: tracing inside no_grad() compiles the real function, not a constant one, and the
+    Classifier's scores agree with the eager engine's."""
+    from micrograd.app.train import Classifier
+
+    with no_grad():
+        prog = trace(lambda x: x * 2, [], 1)
+    assert prog(np.array([[3.0], [10.0]])).tolist() == [6.0, 20.0]
+    random.seed(3)  # weights that give the three points three scores, whatever ran before
+    model = MLP(2, [4, 1])
+    clf = Classifier(model, 2)
+    X = [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]
+    with no_grad():
+        inside = [s for (s,) in clf.scores(X)]
+    eager = [s for (s,) in Classifier(model, 2, fast=False).scores(X)]
+    assert inside == pytest.approx(eager, rel=1e-12) and len(set(inside)) == 3
+
+
+def test_wrong_kinds_of_input_get_clear_errors():
+    """U7: wrong kinds of input get clear errors, not internal ones: numpy integer labels work in
+    cross_entropy, MLP(2, 3) asks for a list of sizes, weights of the wrong length are named."""
+    assert cross_entropy([[Value(1.0), Value(2.0)]], [np.int64(1)]).data > 0
+    with pytest.raises(TypeError, match="list of layer sizes"):
+        MLP(2, 3)
+    prog = trace(lambda x: x * 2, [], 1)
+    with pytest.raises(ValueError, match="weights"):
+        prog.value_and_grad(np.ones((3, 1)), weights=np.ones(2))
+
+
+def test_truth_of_a_value_while_tracing_is_an_error():
+    """L12: `if value:` while tracing is an error; in eager code any Value is true, as in the
+    original."""
+    with pytest.raises(TraceError):
+        trace(lambda x: x * 2 if x else x, [], 1)
+    assert bool(Value(0.0)) is True  # eager: as the original (any object is true)

@@ -91,3 +91,9 @@ def test_gradcheck_catches_a_wrong_rule():
     with pytest.raises(GradcheckError, match=r"input 0 .*backward gives 3\.59.*give 2\.39"):
         gradcheck(bad_square, [1.2])
     assert gradcheck(lambda x: x * x, [1.2])
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_second_derivative_of_sqrt_at_zero_is_minus_inf_as_pytorch():
+    """W6: the hessian of sqrt at 0 is -inf, as PyTorch gives, not 0."""
+    assert hessian(lambda x: x**0.5)(0.0) == [[-math.inf]]

@@ -1,9 +1,12 @@
 """Save and load: versioned JSON, atomic writes, and a clear error with the model untouched."""
 
 import json
+import math
 import os
 import shutil
+import stat
 import tempfile
+import tracemalloc
 
 import pytest
 
@@ -180,3 +183,136 @@ def test_write_files_is_all_or_none(tmp_path, monkeypatch):
     monkeypatch.setattr(io, "_temporary", real)
     io.write_files({str(tmp_path / "a"): b"new a", str(tmp_path / "b"): b"new b"})
     assert (tmp_path / "a").read_bytes() == b"new a" and (tmp_path / "b").read_bytes() == b"new b"
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_save_keeps_a_symlink(tmp_path):
+    """D1: saving through a symlink writes the file it points to and keeps the link."""
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    save(MLP(2, [3, 1]), real)
+    os.symlink(real, link)
+    save(MLP(2, [5, 1]), link)
+    assert os.path.islink(link) and load(real).sizes == [2, 5, 1]
+
+
+def test_atomic_write_refuses_a_fifo_a_device_and_a_folder(tmp_path):
+    """D1: atomic_write refuses a FIFO, a device or a folder instead of replacing it with a file."""
+    fifo = tmp_path / "fifo.dot"
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path, "/dev/null"):
+        with pytest.raises(ValueError, match="regular file|refusing"):
+            atomic_write(target, b"x")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_save_never_writes_what_load_refuses(tmp_path):
+    """W7: what save() writes, load() reads (a wide layer); what load() would refuse (a NaN), save()
+    refuses and writes nothing."""
+    wide = MLP(150000, [1])
+    save(wide, tmp_path / "wide.json")
+    assert load(tmp_path / "wide.json").sizes == [150000, 1]
+    nan = MLP(2, [1])
+    nan.parameters()[0].data = math.nan
+    with pytest.raises(ValueError, match="not a finite number"):
+        save(nan, tmp_path / "nan.json")
+    assert not (tmp_path / "nan.json").exists()
+
+
+def test_load_checks_sizes_against_the_parameters_before_building(tmp_path):
+    """R1: load() checks the architecture's sizes against the parameters before it builds the model,
+    so a small file cannot allocate gigabytes."""
+    bomb = tmp_path / "bomb.json"
+    bomb.write_text(
+        '{"format":"micrograd-model","version":1,"architecture":{"type":"MLP",'
+        '"sizes":[100000,100000,100000],"activation":"relu"},"parameters":{}}'
+    )
+    tracemalloc.start()
+    with pytest.raises(ValueError, match="parameters"):
+        load(bomb)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 10_000_000
+
+
+def test_the_umask_is_never_changed(tmp_path, monkeypatch):
+    """S1: save() and atomic_write() never change the process umask (other threads would create
+    files with it)."""
+
+    def forbidden(mask):
+        raise AssertionError("os.umask called")
+
+    monkeypatch.setattr(os, "umask", forbidden)
+    save(MLP(2, [1]), tmp_path / "m.json")
+    atomic_write(tmp_path / "x.txt", b"x")
+
+
+def test_a_read_only_file_is_refused_not_replaced(tmp_path):
+    """S2: save() refuses a read-only target file instead of replacing it."""
+    path = tmp_path / "good.json"
+    save(MLP(2, [3, 1]), path)
+    os.chmod(path, 0o400)
+    with pytest.raises(PermissionError, match="read-only"):
+        save(MLP(2, [4, 1]), path)
+    assert load(path).sizes == [2, 3, 1]
+
+
+@pytest.mark.parametrize("value", ["1" + "0" * 400, "1" + "0" * 5000, "[" * 100000 + "]" * 100000])
+def test_hostile_numbers_in_a_model_file_are_value_errors(tmp_path, value):
+    """C3: hostile numbers and structures in a model file are ValueErrors naming the file, and
+    load_state_dict refuses a number too large for a float."""
+    model = MLP(2, [1])
+    path = tmp_path / "m.json"
+    save(model, path)
+    text = path.read_text()
+    name = "layers.0.neurons.0.b"
+    path.write_text(
+        text.replace(f'"{name}": {json.loads(text)["parameters"][name]}', f'"{name}": {value}')
+    )
+    with pytest.raises(ValueError, match=str(path.name)):
+        load_into(model, path)
+    with pytest.raises(ValueError, match="finite"):
+        model.load_state_dict({**model.state_dict(), name: 10**400})
+
+
+def test_saving_a_nan_names_the_parameter_and_the_file(tmp_path):
+    """U3: saving a NaN parameter names the parameter and the file."""
+    model = MLP(2, [1])
+    model.parameters()[1].data = math.nan
+    with pytest.raises(ValueError, match=r"m\.json.*layers\.0\.neurons\.0\.w\.1"):
+        save(model, tmp_path / "m.json")
+
+
+def test_versions_must_be_the_integer_1(tmp_path):
+    """L4: a model file's version must be the integer 1, and a JSON error reads cleanly."""
+    path = tmp_path / "m.json"
+    save(MLP(2, [1]), path)
+    doc = json.loads(path.read_text())
+    for version in (True, 1.0):
+        path.write_text(json.dumps({**doc, "version": version}))
+        with pytest.raises(ValueError, match="version"):
+            load(path)
+    path.write_text(path.read_text()[:20])
+    with pytest.raises(ValueError) as e:
+        load(path)
+    assert "at at" not in str(e.value)
+
+
+def test_save_and_load_take_bytes_paths(tmp_path):
+    """L5: save() and load() take bytes paths."""
+    path = os.fsencode(tmp_path / "m.json")
+    save(MLP(2, [1]), path)
+    assert load(path).sizes == [2, 1]
+
+
+def test_the_folder_is_synced_after_the_rename(tmp_path, monkeypatch):
+    """L9: atomic_write() syncs the folder after the rename, so the rename survives a power loss."""
+    synced = []
+    real = os.fsync
+
+    def fsync(fd):
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    atomic_write(tmp_path / "x", b"x")
+    assert synced == [False, True]

@@ -1,6 +1,7 @@
 """nn: compatible with the original micrograd, and the fixes it lacks."""
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -110,3 +111,13 @@ def test_bad_input():
         Layer(2, 0)
     with pytest.raises(TypeError):
         MLP(2, [1])(["a", 1.0])
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_fractions_load_like_values():
+    """L7: load_state_dict takes Fractions, as Value() does."""
+    model = MLP(1, [1])
+    state = {name: Fraction(1, 4) for name in model.state_dict()}
+    model.load_state_dict(state)
+    assert model.state_dict() == {name: 0.25 for name in state}
+    assert Value(Fraction(1, 4)).data == 0.25

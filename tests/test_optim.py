@@ -85,3 +85,29 @@ def test_bad_arguments():
         Adam([])
     with pytest.raises(TypeError, match="Values"):
         SGD([1.0], lr=0.1)
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_small_crashes_are_clear_errors_or_nan():
+    """C6: small crashes in the library API are clear errors or nan: Adam with eps=0 and a zero grad
+    (nan, as in PyTorch), spiral's bad arguments, grad's argnums out of range."""
+    from micrograd.data import spiral
+    from micrograd.functional import grad
+
+    p = Value(1.0)
+    Adam([p], eps=0.0).step()  # zero grad: 0/0, nan as in PyTorch
+    assert math.isnan(p.data)
+    for kwargs in [{"classes": 0}, {"classes": -1}, {"noise": math.inf}]:
+        with pytest.raises(ValueError):
+            spiral(n=10, **kwargs)
+    with pytest.raises(ValueError, match="argnums=3"):
+        grad(lambda x: x * 2, argnums=3)(1.0)
+
+
+def test_optimizer_settings_must_be_finite_and_lr_factors_in_range():
+    """L6: SGD's settings must be finite, and LinearLR's factors in range."""
+    for kwargs in [{"momentum": math.nan}, {"dampening": math.inf}, {"weight_decay": -1}]:
+        with pytest.raises(ValueError):
+            SGD([Value(1.0)], lr=0.1, **kwargs)
+    with pytest.raises(ValueError, match="end_factor"):
+        LinearLR(SGD([Value(1.0)], lr=0.1), 1.0, -1.0, 10)

@@ -89,3 +89,19 @@ def test_a_loss_that_is_not_a_number_stops_fit_before_the_parameters_move(fast):
     assert all(math.isfinite(p.data) for p in params)
     if seen:
         assert [p.data for p in params] == seen[-1]
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def test_classifier_retraces_when_reg_or_model_changes():
+    """W4: the Classifier traces again when its regularisation or its model changes, instead of
+    caching its program for good."""
+    pytest.importorskip("numpy")
+
+    rows = [[0.5, -1.0, 1.0], [-0.3, 0.8, -1.0], [1.2, 0.1, 1.0]]
+    model, other = MLP(2, [4, 1]), MLP(2, [4, 1])
+    fast, eager = Classifier(model, 2), Classifier(model, 2, fast=False)
+    fast.loss_and_grad(rows)
+    fast.reg = eager.reg = 10.0
+    assert fast.loss_and_grad(rows) == pytest.approx(eager.loss_and_grad(rows), rel=1e-12)
+    fast.model = eager.model = other
+    assert fast.loss_and_grad(rows) == pytest.approx(eager.loss_and_grad(rows), rel=1e-12)

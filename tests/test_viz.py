@@ -454,3 +454,53 @@ def test_hostile_names_stay_text_in_the_stepper_page():
         ops = [n["name"] for n in data["nodes"] if n["kind"] == "op"]
         assert HOSTILE in boxes and any(HOSTILE in b and b != HOSTILE for b in boxes)
         assert HOSTILE in ops
+
+
+# ---------------------------------------------------------------------------- the red-team review
+def run_cli(capsys, *argv):
+    return main(list(argv)), *capsys.readouterr()
+
+
+def test_a_failing_dot_is_reported_with_what_it_said(tmp_path, capsys, monkeypatch):
+    """C2: when Graphviz's dot fails, the error says what dot said, without a traceback."""
+    fake = tmp_path / "dot"
+    fake.write_text("#!/bin/sh\necho 'Format: \"png\" not recognized' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    code, _, err = run_cli(
+        capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", str(tmp_path / "g.png")
+    )
+    assert code == 1 and "not recognized" in err and "Traceback" not in err
+
+
+def test_mermaid_labels_with_newlines_stay_on_one_line():
+    """L3: to_mermaid keeps a label with a newline on its node's line."""
+    a = Value(1.0, label="two\nlines")
+    text = to_mermaid(a * 2)
+    assert all(line.startswith(("    ", "flowchart")) for line in text.splitlines())
+
+
+def test_labels_with_operators_are_bracketed_in_the_steps():
+    """L2-8: the lecture's labels such as `x1*w1 + x2*w2` are shown as [x1*w1 + x2*w2] in the
+    steps, so that `[x1*w1 + x2*w2].grad` cannot be read as x2 * w2.grad."""
+    x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
+    x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
+    a, b = x1 * w1, x2 * w2
+    a.label, b.label = "x1*w1", "x2*w2"
+    s = a + b
+    s.label = "x1*w1 + x2*w2"
+    text = str(explain(s * 2))
+    assert "   [x1*w1 + x2*w2] = [x1*w1]+[x2*w2], grad 2: [x1*w1 + x2*w2]._backward()" in text
+    assert "      [x2*w2].grad += 1 * 2 = 2  -> 2" in text
+    assert "      x2.grad += 1 * 2 = 2  -> 2" in text  # plain names stay as they are
+
+
+def test_a_nan_output_gets_a_line_and_backward_a_warning():
+    """L2-23: a nan made in the forward pass is said once, outside detect_anomaly() too."""
+    a = Value(-2.0, label="a")
+    y = a**0.5
+    assert "detect_anomaly()" in str(explain(y)).splitlines()[-1]
+    assert "detect_anomaly()" in str(explain(y, lang="zh")).splitlines()[-1]
+    with pytest.warns(RuntimeWarning, match="backward\\(\\) of a nan"):
+        y.backward()
+    assert "detect_anomaly" not in str(explain(a * 2))

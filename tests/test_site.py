@@ -1,0 +1,518 @@
+"""The documentation site (issue 23) in a real headless browser: Debian's chromium driven by Selenium,
+with the site served from site/ on 127.0.0.1 and every other host unresolvable.
+
+Skipped unless site/ has been built (`python3 tasks.py site`, which needs Node 18+), or where
+chromium, chromedriver or selenium is missing; under MICROGRAD_SITE=required (set by .ci/run) a
+missing site is built first and a missing browser fails the run. Each test gets a new browser
+profile, so each page load is a first visit (nothing cached), and each ends by checking that no
+request of a page, a frame or a worker tried to leave 127.0.0.1 (counted with the DevTools
+protocol; see Requests). The load and step times go to the test summary. The README's picture of a tutorial page after a
+block ran goes to $MICROGRAD_SCREENSHOTS when set (MICROGRAD_SCREENSHOTS=docs/img retakes
+docs/img/site-tutorial.png), else with the other pictures to a temporary folder."""
+
+import functools
+import http.server
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from urllib.parse import urlsplit
+from urllib.request import urlopen
+
+import pytest
+
+from micrograd import Value
+from micrograd.viz import explain
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SITE = os.path.join(ROOT, "site")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+REQUIRED = os.environ.get("MICROGRAD_SITE") == "required"
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+LOAD = 180  # seconds: Pyodide's first load (13 MB, compiled) on a slow shared machine
+SEED_GRAPH = "c = a + b; d = a * b; e = c + d; g = c * d; f = e + g"
+
+
+def built() -> bool:
+    return all(
+        os.path.exists(os.path.join(SITE, *p))
+        for p in [
+            ("index.html",),
+            ("zh", "tutorial", "index.html"),
+            ("pyodide", "pyodide.asm.wasm"),
+        ]
+    )
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+    }
+
+    def log_message(self, *args):
+        pass
+
+    def log_request(self, code="-", size="-"):
+        self.server.seen.append(self.path)
+
+
+class Requests:
+    """Every request of every page, frame and worker of the browser, as the DevTools protocol
+    reports them: a second client on the browser's endpoint auto-attaches to each target (a new
+    worker waits until its Network domain is on), so the worker's requests are seen too, which
+    Chrome's performance log misses. Chrome's own background requests belong to no target."""
+
+    def __init__(self, address):
+        import websocket  # selenium's dependency
+
+        with urlopen(f"http://{address}/json/version") as r:
+            url = json.load(r)["webSocketDebuggerUrl"]
+        self.ws = websocket.create_connection(url, suppress_origin=True)
+        self.urls = []
+        self.ids = itertools.count(1)
+        self.lock = threading.Lock()
+        self.page_watched = threading.Event()  # the open tab's Network domain is on
+        self.page_enables = set()
+        threading.Thread(target=self.read, daemon=True).start()
+        self.attach()
+        assert self.page_watched.wait(30), "the DevTools protocol did not attach to the tab"
+
+    def send(self, method, params=None, session=None):
+        message = {"id": next(self.ids), "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        with self.lock:
+            self.ws.send(json.dumps(message))
+        return message["id"]
+
+    def attach(self, session=None):
+        auto = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": True}
+        self.send("Target.setAutoAttach", auto, session)
+
+    def read(self):
+        while True:
+            try:
+                message = json.loads(self.ws.recv())
+            except Exception:  # the browser quit
+                return
+            method = message.get("method")
+            if message.get("id") in self.page_enables:
+                self.page_watched.set()
+            elif method == "Target.attachedToTarget":
+                session = message["params"]["sessionId"]
+                enable = self.send("Network.enable", session=session)
+                if message["params"]["targetInfo"]["type"] == "page":
+                    self.page_enables.add(enable)
+                self.attach(session)  # its frames and workers
+                self.send("Runtime.runIfWaitingForDebugger", session=session)
+            elif method == "Network.requestWillBeSent":
+                self.urls.append(message["params"]["request"]["url"])
+
+    def close(self):
+        self.ws.close()
+
+
+def serve(handler):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.seen = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="module")
+def site():
+    if not built():
+        if not REQUIRED:
+            pytest.skip("site/ is not built (python3 tasks.py site; it needs Node 18+)")
+        subprocess.run([sys.executable, "tasks.py", "site"], cwd=ROOT, check=True)
+    server = serve(functools.partial(Quiet, directory=SITE))
+    server.url = f"http://127.0.0.1:{server.server_address[1]}/"
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def browser(site):
+    missing = [n for n, p in [("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)] if not p]
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        missing.append("selenium")
+    if missing:
+        if REQUIRED or os.environ.get("MICROGRAD_BROWSER") == "required":
+            pytest.fail(f"the site's browser test is required but {missing} missing")
+        pytest.skip(f"no headless browser here ({', '.join(missing)} missing)")
+    options = webdriver.ChromeOptions()
+    for arg in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        # every host but 127.0.0.1 is unresolvable: a request that tries to leave fails
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+    ]:
+        options.add_argument(arg)
+    options.binary_location = CHROMIUM
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    driver.watch = Requests(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
+    driver.site = site
+    site.seen.clear()
+    yield driver
+    driver.quit()
+    driver.watch.close()
+
+
+def outside(driver) -> list:
+    """The requests of the pages, frames and workers that were meant to leave 127.0.0.1."""
+    return [
+        url
+        for url in driver.watch.urls
+        if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+        and urlsplit(url).hostname != "127.0.0.1"
+    ]
+
+
+def stayed_local(driver):
+    """The runtime came from the site's own folder (the worker's requests, seen by the server and
+    by the watcher alike), and no request tried to leave it."""
+    for name in ("/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", ".whl"):
+        assert any(path.endswith(name) for path in driver.site.seen), (name, driver.site.seen)
+        assert any(url.endswith(name) for url in driver.watch.urls), (name, driver.watch.urls)
+    assert outside(driver) == []
+
+
+def until(driver, script, timeout, what, *args):
+    """Wait for a JavaScript condition; fail with `what` and the page's status line."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def done(d):
+        if d.execute_script("return !!window.mgSite && window.mgSite.status === 'error'"):
+            pytest.fail(f"{what}: {d.execute_script('return window.mgSite.statusText')}")
+        return d.execute_script(script, *args)
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(done)
+    except TimeoutException:
+        status = driver.execute_script("return window.mgSite && window.mgSite.statusText")
+        pytest.fail(f"waited {timeout} s for {what}; the page says: {status}")
+
+
+def screenshot(driver, name, tmp_path, readme=False):
+    """A picture of the page; the README's (readme=True) goes to $MICROGRAD_SCREENSHOTS if set."""
+    folder = (readme and os.environ.get("MICROGRAD_SCREENSHOTS")) or str(tmp_path)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    driver.save_screenshot(path)
+    assert os.path.getsize(path) > 5000
+    return path
+
+
+def expected_outputs(path):
+    """{code: the text block after it} for each python block of a document."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        found = [(m.group(1), m.group(2)) for m in FENCE.finditer(f.read())]
+    out = {}
+    for i, (lang, body) in enumerate(found):
+        if lang == "python":
+            following = found[i + 1] if i + 1 < len(found) else ("", "")
+            out[body.rstrip("\n")] = following[1] if following[0] == "text" else ""
+    return out
+
+
+def blocks(driver):
+    """(code, output, state) of each runnable block of the page, in order."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.mg-run')).map(b => {"
+        " const o = b.nextElementSibling.nextElementSibling;"
+        " return [b.querySelector('pre code').textContent.replace(/\\n$/, ''),"
+        " o.textContent, o.dataset.state]; })"
+    )
+
+
+def run_block(driver, k):
+    driver.execute_script(
+        "document.querySelectorAll('[data-action=\"run\"]')[arguments[0]].click()", k
+    )
+
+
+def block_state(k):
+    """A script: block k's state once it has run (or was skipped), else false."""
+    return (
+        f"const o = document.querySelectorAll('pre[data-output]')[{k}];"
+        " return ['done', 'error', 'skipped'].includes(o.dataset.state) && o.dataset.state;"
+    )
+
+
+def test_the_tutorials_run_in_the_page_and_print_what_they_say(
+    browser, site, tmp_path, record_property
+):
+    """English: the last block's Run runs every block above it first, in one namespace, and each
+    prints the text block the document shows under it. Chinese: the same for its first blocks;
+    an edited block's error is shown as Python prints it."""
+    browser.get(site.url + "tutorial/")
+    want = expected_outputs("docs/tutorial.md")
+    shown = blocks(browser)
+    assert len(shown) == len(want) >= 20  # every python block of the tutorial runs here
+    assert all(out == "" and state == "idle" for _, out, state in shown)  # empty until run
+    start = time.perf_counter()
+    run_block(browser, len(shown) - 1)
+    until(browser, "return window.mgSite.loadSeconds", LOAD, "Python to load")
+    first_load = time.perf_counter() - start
+    until(browser, block_state(len(shown) - 1), 300, "the last block to run")
+    every_block = time.perf_counter() - start - first_load
+    for k, (code, out, state) in enumerate(blocks(browser)):
+        assert state == "done", (k, code, out)
+        assert out.rstrip() == want[code].rstrip(), f"block {k + 1}:\n{code}"
+    record_property("site tutorial: first load of Python", f"{first_load:.1f} s")
+    record_property("site tutorial: its 23 blocks", f"{every_block:.1f} s")
+    # the picture for the README: a block that ran, with its output under it
+    browser.execute_script(  # still: no transitions, no status line; the explain() block on top
+        "const css = document.createElement('style');"
+        " css.textContent = '* { transition: none !important; }'; document.head.append(css);"
+        " document.querySelector('.mg-status').remove();"
+        " const b = document.querySelectorAll('.mg-run')[5];"
+        " window.scrollTo(0, b.getBoundingClientRect().top + window.scrollY - 64);"
+    )
+    screenshot(browser, "site-tutorial.png", tmp_path, readme=True)
+    stayed_local(browser)
+
+    switch = browser.find_element("css selector", 'a[hreflang="zh"]').get_attribute("href")
+    assert switch == site.url + "zh/tutorial/"  # the language switch, to the same page
+    browser.get(switch)
+    assert browser.execute_script("return document.documentElement.lang") == "zh"
+    assert browser.find_element("css selector", '[data-action="run"]').text == "运行"
+    want = expected_outputs("docs/tutorial.zh-CN.md")
+    run_block(browser, 5)  # runs blocks 1 to 5 first
+    until(browser, block_state(5), LOAD, "the Chinese tutorial's sixth block")
+    shown = blocks(browser)
+    for k, (code, out, state) in enumerate(shown[:6]):
+        assert state == "done" and out.rstrip() == want[code].rstrip(), f"block {k + 1}"
+    assert "拓扑排序" in shown[5][1]  # explain() in Chinese
+    assert all(state == "idle" for _, _, state in shown[6:])
+    browser.execute_script("document.querySelectorAll('[data-action=\"edit\"]')[1].click()")
+    editor = browser.find_element("css selector", "textarea[data-editor]")
+    editor.clear()
+    editor.send_keys("print(L.data)  # the L of the blocks run so far\nL.nothing")
+    run_block(browser, 1)
+    until(browser, block_state(1), 60, "the edited block")
+    out = browser.find_elements("css selector", "pre[data-output]")[1]
+    assert out.get_attribute("data-state") == "error"
+    assert out.text.startswith("4.0\nTraceback (most recent call last):"), out.text
+    assert out.text.endswith("AttributeError: 'Value' object has no attribute 'nothing'"), out.text
+    assert 'File "<block 2>", line 2, in <module>' in out.text
+    stayed_local(browser)
+
+
+def seed_question():
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    c, d = a + b, a * b
+    e, g = c + d, c * d
+    f = e + g
+    for v, n in zip((c, d, e, g, f), "cdegf"):
+        v.label = n
+    return f
+
+
+def expected_frames(root):
+    """The grads after each step of the stepper, as explain() tells them (tests/test_browser.py)."""
+    ex = explain(root)
+    grads = dict.fromkeys(ex.order, 0.0)
+    frames = [dict(grads)]
+    grads[ex.root] = 1.0
+    frames.append(dict(grads))
+    for s in ex.steps:
+        for c in s.contributions:
+            grads[c.input] = c.total
+            frames.append(dict(grads))
+    return frames
+
+
+def grads_shown(driver):
+    return {
+        e.get_attribute("data-name"): float(e.get_attribute("data-grad"))
+        for e in driver.find_elements("css selector", "[data-name]")
+    }
+
+
+def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
+    browser, site, tmp_path, record_property
+):
+    start = time.perf_counter()
+    browser.get(site.url + "stepper/")
+    until(browser, "return document.querySelector('[data-mg]').dataset.builds", LOAD, "a stepper")
+    record_property(
+        "stepper (site): first visit to the first stepper", f"{time.perf_counter() - start:.1f} s"
+    )
+    root = browser.find_element("css selector", '[data-mg="stepper"]')
+    expr = root.find_element("css selector", '[data-field="expr"]')
+    values = root.find_element("css selector", '[data-field="values"]')
+    expr.clear()
+    expr.send_keys("c = a + ")  # not an expression: its error, in words, and no frame change
+    root.find_element("css selector", '[data-action="build"]').click()
+    until(browser, "return arguments[0].dataset.builds === '2'", 60, "the second build", root)
+    assert root.get_attribute("data-state") == "error"
+    assert "invalid syntax" in root.find_element("css selector", "[data-error]").text
+    expr.clear()
+    expr.send_keys(SEED_GRAPH)
+    values.clear()
+    values.send_keys("a=2, b=3")
+    start = time.perf_counter()
+    root.find_element("css selector", '[data-action="build"]').click()
+    until(browser, "return arguments[0].dataset.builds === '3'", 60, "the third build", root)
+    assert root.get_attribute("data-state") == "built"
+    record_property("stepper (site): expression to stepper", f"{time.perf_counter() - start:.2f} s")
+    frames = expected_frames(seed_question())
+    browser.switch_to.frame(root.find_element("css selector", "iframe[data-frame]"))
+    try:
+        until(browser, "return window.micrograd && window.micrograd.current === 0", 30, "frame")
+        assert browser.execute_script("return window.micrograd.steps") == len(frames) - 1
+        nxt = browser.find_element("css selector", '[data-action="next"]')
+        for k, want in enumerate(frames):  # the next button, one step at a time
+            assert grads_shown(browser) == want, f"step {k}"
+            if k < len(frames) - 1:
+                nxt.click()
+        assert grads_shown(browser)["a"] == 25.0 and grads_shown(browser)["b"] == 19.0
+        assert not nxt.is_enabled()
+    finally:
+        browser.switch_to.default_content()
+    screenshot(browser, "site-stepper.png", tmp_path)
+    stayed_local(browser)
+
+
+def metric(driver, name):
+    value = driver.find_element("css selector", f'[data-metric="{name}"]').get_attribute(
+        "data-value"
+    )
+    return float(value) if value else None
+
+
+def test_the_browser_playground_trains_moons_past_90_percent(
+    browser, site, tmp_path, record_property
+):
+    start = time.perf_counter()
+    browser.get(site.url + "playground/")
+    until(browser, "return window.mgSite.playground.state !== null", LOAD, "the first run")
+    record_property(
+        "playground (site): first visit to a run", f"{time.perf_counter() - start:.1f} s"
+    )
+    assert metric(browser, "step") == 0 and metric(browser, "accuracy") is None
+    assert (
+        browser.find_element("css selector", '[data-field="data"]').get_attribute("value")
+        == "moons"
+    )
+    browser.find_element("css selector", '[data-action="play"]').click()
+    reached = (
+        "const a = document.querySelector('[data-metric=\"accuracy\"]').dataset.value;"
+        " return a !== '' && Number(a) > 0.9"
+    )
+    until(browser, reached, 240, "accuracy > 0.9")
+    steps = metric(browser, "step")
+    assert steps <= 300
+    browser.find_element("css selector", '[data-action="pause"]').click()
+    until(browser, "return window.mgSite.playground.idle", 60, "the last request")
+    pg = browser.execute_script("return window.mgSite.playground")
+    rate = metric(browser, "rate")
+    assert rate > 0 and pg["perStep"] > 0
+    record_property("playground (site): steps to accuracy > 0.9 on moons", str(int(steps)))
+    record_property(
+        "playground (site): one step, MLP(2, [8, 8, 1]) on 100 points",
+        f"{pg['perStep']:.3f} s in Python; {rate:.1f} steps/s while playing, drawing included",
+    )
+    losses = pg["losses"]
+    paused = int(metric(browser, "step"))
+    assert len(losses) == paused and losses[-1] < losses[0]
+    browser.find_element("css selector", '[data-action="step"]').click()
+    until(
+        browser,
+        f"return document.querySelector('[data-metric=\"step\"]').dataset.value === '{paused + 1}'",
+        60,
+        "one step",
+    )
+    screenshot(browser, "site-playground.png", tmp_path)
+    browser.find_element("css selector", '[data-action="reset"]').click()
+    until(
+        browser,
+        "return document.querySelector('[data-metric=\"step\"]').dataset.value === '0'",
+        60,
+        "reset",
+    )
+    stayed_local(browser)
+
+
+def test_practice_in_the_page_fails_then_passes_and_keeps_progress(browser, site):
+    from micrograd.practice.solutions import solution, stub
+
+    browser.get(site.url + "practice/")
+    until(
+        browser,
+        "return document.querySelector('[data-mg]').dataset.state === 'ready'",
+        LOAD,
+        "the exercise",
+    )
+    root = browser.find_element("css selector", '[data-mg="practice"]')
+    assert root.get_attribute("data-exercise") == "op-mul"
+    source = root.find_element("css selector", '[data-field="source"]')
+    assert 'raise NotImplementedError("__mul__")' in source.get_attribute("value")
+    result = root.find_element("css selector", "[data-result]")
+    check = root.find_element("css selector", '[data-action="check"]')
+    checked = "return arguments[0].dataset.state === 'done'"
+
+    check.click()  # the stub as it is: not passed, and the step that is missing
+    until(browser, checked, 60, "the first check", result)
+    assert result.get_attribute("data-passed") == "false"
+    assert "op-mul: not yet" in result.text and "NotImplementedError" in result.text
+
+    right = re.sub(
+        r"    def __mul__.*?(?=    def __pow__)",
+        lambda m: solution("op-mul") + "\n",
+        stub("op-mul"),
+        flags=re.S,
+    )
+    assert right != stub("op-mul")
+    browser.execute_script(
+        "arguments[0].value = arguments[1];"
+        " arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+        source,
+        right,
+    )
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()
+    until(browser, checked, 60, "the second check", result)
+    assert result.get_attribute("data-passed") == "true", result.text
+    assert result.text.startswith("op-mul: passed")
+    progress = root.find_element("css selector", "[data-progress]")
+    assert progress.get_attribute("data-passed") == "1"
+
+    browser.refresh()  # the progress and the learner's code stay in localStorage
+    until(
+        browser,
+        "return document.querySelector('[data-mg]').dataset.state === 'ready'",
+        LOAD,
+        "reload",
+    )
+    assert (
+        browser.find_element("css selector", "[data-progress]").get_attribute("data-passed") == "1"
+    )
+    assert (
+        browser.find_element("css selector", '[data-field="source"]').get_attribute("value")
+        == right
+    )
+    stored = json.loads(browser.execute_script("return localStorage.getItem('micrograd-practice')"))
+    assert stored["op-mul"]["passed"] is True and stored["op-mul"]["attempts"] == 2
+    stayed_local(browser)
