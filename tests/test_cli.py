@@ -1,6 +1,7 @@
 """The micrograd command, run for real in a temporary folder."""
 
 import json
+import math
 import os
 import random
 import re
@@ -510,3 +511,35 @@ def test_explain_says_what_it_wrote(tmp_path, capsys, lang, words):
     )
     assert capsys.readouterr().out.strip() == words.format(page)
     assert page.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_images_start_near_ln_of_the_classes_and_a_far_first_loss_is_said(
+    tmp_path, capsys, monkeypatch
+):
+    """L2-21: the image models' weights fit their input width, so a softmax over 10 digits starts
+    near ln 10; where a first loss is far above it, one line says what that means."""
+    pytest.importorskip("numpy")
+    from micrograd.app import commands
+
+    seen = []
+    argv = ["train", "--data", "digits", "--steps", "2", "--no-plot", "--quiet", "--out"]
+    from micrograd.app import train
+
+    real_fit = train.fit
+
+    def recording_fit(*args, **kwargs):
+        history = real_fit(*args, **kwargs)
+        seen.append(history[0][0])
+        return history
+
+    monkeypatch.setattr(train, "fit", recording_fit)
+    assert main([*argv, str(tmp_path / "a")]) == 0
+    assert (
+        abs(seen[0] - math.log(10)) < 0.2 and "note: the first loss" not in capsys.readouterr().out
+    )
+    monkeypatch.setattr(commands, "_fit_init_to_width", lambda model: None)  # the original's init
+    assert main([*argv, str(tmp_path / "b")]) == 0
+    said = capsys.readouterr().out
+    assert (
+        "note: the first loss is 13.58; a softmax over 10 classes starts near ln 10 = 2.30" in said
+    )

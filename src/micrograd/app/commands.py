@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import os
 import random
 import shutil
@@ -72,6 +73,8 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     _check_budget(sizes, args)
     random.seed(args.seed)  # the weights come from Python's random, as in the original
     model = MLP(sizes[0], sizes[1:], activation=args.activation)
+    if images:
+        _fit_init_to_width(model)
     clf = Classifier(model, classes)
     if args.optimizer == "sgd":
         lr = args.lr or LEARNING_RATES["sgd"]
@@ -91,6 +94,9 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     done = [0]
 
     def on_step(step: int, loss: float, acc: float) -> None:
+        if step == 0 and classes > 2 and loss > 2 * math.log(classes):
+            bar(None, None)  # a line of its own, not inside the progress bar
+            print(_first_loss_hint(loss, classes), file=out)
         done[0] = step + 1
         bar(loss, acc)
 
@@ -148,6 +154,26 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
 # 3-6 us per Value) and gigabytes. With numpy, --hidden 256,256 builds 270,000 (to trace) and
 # 512,512 is refused; without it, the eager engine builds them for every sample of the batch.
 MAX_VALUES_PER_STEP = 1_000_000
+
+
+def _fit_init_to_width(model: Any) -> None:
+    """Scale each layer's weights by 1/sqrt(its input width): the original's uniform(-1, 1) on 64
+    or 784 pixels makes the first logits large, and a softmax over 10 classes then starts far
+    above ln 10 = 2.30 and spends its first steps undoing that (the lecture on initialisation)."""
+    for layer in model.layers:
+        scale = 1 / math.sqrt(len(layer.neurons[0].w))
+        for neuron in layer.neurons:
+            for w in neuron.w:
+                w.data *= scale
+
+
+def _first_loss_hint(loss: float, classes: int) -> str:
+    """What a first loss far above ln(classes) says about the initialisation."""
+    return (
+        f"note: the first loss is {loss:.2f}; a softmax over {classes} classes starts near "
+        f"ln {classes} = {math.log(classes):.2f} when the first outputs are small: large initial "
+        "weights make confident wrong guesses that the first steps must undo"
+    )
 
 
 def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
