@@ -504,3 +504,11 @@ def test_a_nan_output_gets_a_line_and_backward_a_warning():
     with pytest.warns(RuntimeWarning, match="backward\\(\\) of a nan"):
         y.backward()
     assert "detect_anomaly" not in str(explain(a * 2))
+
+
+def test_the_legend_says_what_0_and_1_on_an_edge_mean():
+    """L2-24: a drawing whose edges carry operand numbers (/ and **) explains them in its legend."""
+    a, b = Value(2.0, label="a"), Value(3.0, label="b")
+    assert "0, 1 on an edge: the op's first and second operand" in to_dot(a / b)
+    assert "边上的 0、1" in to_dot(a**b, lang="zh")
+    assert "legend_operands" not in to_dot(a * b)  # * and + take their operands in any order

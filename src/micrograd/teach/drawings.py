@@ -198,6 +198,9 @@ def to_dot(
     for kind in _kinds(d):
         style = attrs(shape="box", label=say(kind, d.lang), fontsize="10", **_DOT_STYLE[kind])
         lines.append(f"    legend_{kind} [{style}];")
+    if any(label for _, _, label in d.edges):  # the operands' order matters for / and **
+        style = attrs(shape="plaintext", label=say("operands", d.lang), fontsize="10")
+        lines.append(f"    legend_operands [{style}];")
     lines.append("  }")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -252,6 +255,10 @@ def draw_dot(
                 shape="box",
                 fontsize="10",
                 **_DOT_STYLE[kind],
+            )
+        if any(label for _, _, label in d.edges):
+            c.node(
+                "legend_operands", label=say("operands", d.lang), shape="plaintext", fontsize="10"
             )
     return g
 

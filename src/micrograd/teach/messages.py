@@ -33,6 +33,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "param": "parameter",
         "output": "output",
         "inner": "computed",
+        "operands": "0, 1 on an edge: the op's first and second operand",
         # micrograd explain / graph: the errors of an expression and of --set (micrograd.teach.expr)
         "expr_too_long": "expression longer than {limit} characters",
         "expr_syntax": "not a valid expression: {why}",
@@ -161,6 +162,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "param": "参数",
         "output": "输出节点",
         "inner": "计算得到",
+        "operands": "边上的 0、1：运算的第一个和第二个父节点",
         "expr_too_long": "表达式超过 {limit} 个字符",
         "expr_syntax": "不是合法的表达式：{why}",
         "expr_syntax_wide": "不是合法的表达式：{why}（请使用半角符号，例如 ( ) = + -）",
