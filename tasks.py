@@ -9,6 +9,9 @@
     python3 tasks.py bench --scaling  # the fast path against PyTorch at real sizes
     python3 tasks.py screenshots  # redraw the README's screenshots (docs/img/*.png) in the browser
     python3 tasks.py stress-browser  # the browser tests 20 times beside two busy processes
+    python3 tasks.py site     # build site/: the docs with every example runnable in the page
+                              # (needs Node.js 18+ and npm for Pyodide; nothing else does)
+    python3 tasks.py site --serve [--port 8000]  # serve site/ on 127.0.0.1 (built first if missing)
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
 `--seed N` to replay a run and `--seconds S` for the atheris fuzzer.
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -186,6 +191,78 @@ def bench(args: list[str]) -> None:
     run(python, "benchmarks/bench.py", "--original-python", original_python, *args)
 
 
+SITE = os.path.join(ROOT, "site")
+NEEDS_NODE = (
+    "python3 tasks.py site needs Node.js 18+ with npm ({found}) to install Pyodide: "
+    "apt-get install nodejs npm, or https://nodejs.org; nothing else in this project needs Node"
+)
+
+
+def node_problem() -> str | None:
+    """Why Node.js 18+ with npm cannot be used here, or None."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        return "no " + " and no ".join(n for n, p in (("node", node), ("npm", npm)) if not p)
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout
+    except OSError as e:
+        return f"node does not run: {e}"
+    m = re.match(r"v(\d+)\.", version.strip())
+    if not m or int(m.group(1)) < 18:
+        return f"node {version.strip() or '?'} is older"
+    return None
+
+
+def site(args: list[str]) -> None:
+    """Build site/ (site_src/build.py says how), or with --serve serve it on 127.0.0.1."""
+    port = int(args.pop(args.index("--port") + 1)) if "--port" in args else 8000
+    if "--port" in args:
+        args.remove("--port")
+    serve = "--serve" in args
+    if serve:
+        args.remove("--serve")
+    if not serve or not os.path.exists(os.path.join(SITE, "index.html")):
+        build_site(args)
+    if serve:
+        serve_site(port)
+
+
+def build_site(args: list[str]) -> None:
+    problem = node_problem()
+    if problem:
+        sys.exit(NEEDS_NODE.format(found=problem))
+    python = make_venv(VENV)
+    run(python, "-m", "pip", "install", "-q", "-e", ".", "--group", "site")
+    run(shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+    wheels = os.path.join(ROOT, "build", "site-wheel")
+    shutil.rmtree(wheels, ignore_errors=True)
+    run(python, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", wheels)
+    (wheel,) = [os.path.join(wheels, n) for n in os.listdir(wheels) if n.endswith(".whl")]
+    run(python, os.path.join("site_src", "build.py"), "--wheel", wheel, *args)
+
+
+def serve_site(port: int) -> None:
+    """site/ over HTTP on 127.0.0.1 only (browsers load WebAssembly from http://, not file://)."""
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".wasm": "application/wasm",
+            ".mjs": "text/javascript",
+            ".js": "text/javascript",
+        }
+
+    handler = functools.partial(Handler, directory=SITE)
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        print(f"serving site/ at http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+
+
 JOBS = {
     "demo": demo,
     "test": test,
@@ -194,6 +271,7 @@ JOBS = {
     "bench": bench,
     "screenshots": screenshots,
     "stress-browser": stress_browser,
+    "site": site,
 }
 
 if __name__ == "__main__":

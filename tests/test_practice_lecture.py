@@ -101,7 +101,7 @@ def test_a_wrong_prediction_names_its_step(tmp_path):
     result = check("predict-shared", answers)
     assert not result.passed and result.mistake == "wrong-local"
     assert result.first_wrong_step.startswith("e's step, `c.grad += ?`: you said 7; expected 1")
-    assert "d e / d c is 1 and e.grad (the upstream grad) is 1" in result.first_wrong_step
+    assert "∂e/∂c is 1 and e.grad (the upstream grad) is 1" in result.first_wrong_step
     path = write(tmp_path, "# predict-lecture\n-2\n4\n-2\n-2\n6  # a\n-4\n", "answers.txt")
     assert check("predict-lecture", path).passed
     short = check("predict-lecture", [-2, 4], lang="zh")

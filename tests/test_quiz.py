@@ -83,7 +83,7 @@ def test_the_terminal_quiz_asks_every_plus_equals_in_backwards_order():
     assert not score.passed and score.missed[0].input == "e"
     text = "\n".join(told)
     assert (
-        "not quite: the local derivative d f / d e is 1, and f.grad (the upstream grad) is 1"
+        "not quite: the local derivative ∂f/∂e is 1, and f.grad (the upstream grad) is 1"
         in text
     )
     assert "type a number" in text  # "x" is said, and is not a try
@@ -117,7 +117,7 @@ def test_explain_quiz_runs_in_the_terminal_in_both_languages():
         text=True,
         timeout=60,
     )
-    assert "不对：局部偏导 d f / d e 是 1" in done.stdout and "首次答对 0 / 1" in done.stdout
+    assert "不对：局部偏导 ∂f/∂e 是 1" in done.stdout and "首次答对 0 / 1" in done.stdout
     help_zh = subprocess.run(
         [sys.executable, "-m", "micrograd", "explain", "--lang", "zh", "--help"],
         capture_output=True,
@@ -134,7 +134,7 @@ def test_the_stepper_page_asks_the_same_questions():
     asked = [fr["quiz"] for fr in data["frames"] if "quiz" in fr]
     want = [q for _, _, q in questions(explain(f))]
     assert [a["added"] for a in asked] == [q.added for q in want]
-    assert asked[2]["ask"].endswith("c.grad += ?") and "d g / d c is 6" in asked[2]["wrong"]
+    assert asked[2]["ask"].endswith("c.grad += ?") and "∂g/∂c is 6" in asked[2]["wrong"]
     assert data["quiz"] is True and data["tolerance"] == [1e-4, 1e-3]
     plain = json.loads(re.search(r"const D = (\{.*?\});\n", stepper(f).page).group(1))
     assert not any("quiz" in fr for fr in plain["frames"]) and plain["quiz"] is False

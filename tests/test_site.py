@@ -1,4 +1,4 @@
-"""The documentation site (issue 23) in a real headless browser: Debian's chromium driven by Selenium,
+"""The documentation site in a real headless browser: Debian's chromium driven by Selenium,
 with the site served from site/ on 127.0.0.1 and every other host unresolvable.
 
 Skipped unless site/ has been built (`python3 tasks.py site`, which needs Node 18+), or where

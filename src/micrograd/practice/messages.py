@@ -127,7 +127,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "difference: numerical_grad nudges forward only, (f(x + h) - f(x)) / h; symmetric_grad "
         "up and down, (f(x + h) - f(x - h)) / (2h); expected {expected}",
         "predict_wrong": "{node}'s step, `{input}.grad += ?`: you said {found}; expected "
-        "{expected}: the local derivative d {node} / d {input} is {local} and {node}.grad (the "
+        "{expected}: the local derivative ∂{node}/∂{input} is {local} and {node}.grad (the "
         "upstream grad) is {upstream}",
         "predict_count": "give one number per +=, in backward()'s order: {expected} numbers; "
         "got {found}",
@@ -234,7 +234,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "numerical_grad 只向前挪，(f(x + h) - f(x)) / h；symmetric_grad 上下各挪一次，"
         "(f(x + h) - f(x - h)) / (2h)；应该是 {expected}",
         "predict_wrong": "{node} 这一步的 `{input}.grad += ?`：你的答案是 {found}；应该是 "
-        "{expected}：局部偏导 d {node} / d {input} 是 {local}，{node}.grad（上游梯度）是 {upstream}",
+        "{expected}：局部偏导 ∂{node}/∂{input} 是 {local}，{node}.grad（上游梯度）是 {upstream}",
         "predict_count": "按 backward() 的顺序，每一次 += 给一个数：应该有 {expected} 个，实际有 {found} 个",
         "softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 logit "
         "的 exp 除以所有 exp 之和）",

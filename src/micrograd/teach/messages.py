@@ -15,7 +15,7 @@ LANGUAGES = ("en", "zh")
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "order": "1. topological order (inputs first): [{order}]",
-        "start": "2. start: {root}.grad = 1 (d {root} / d {root})",
+        "start": "2. start: {root}.grad = 1 (∂{root}/∂{root})",
         "walk": "3. walk the order backwards; each node adds local derivative * its grad to its inputs:",
         "step": "   {node} = {formula}, grad {grad}: {node}._backward()",
         "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
@@ -134,7 +134,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "quiz_show": "show",
         "quiz_right": "right",
         "quiz_right_step": "right: {line}",
-        "quiz_wrong": "not quite: the local derivative d {node} / d {input} is {local}, and "
+        "quiz_wrong": "not quite: the local derivative ∂{node}/∂{input} is {local}, and "
         "{node}.grad (the upstream grad) is {upstream}; += adds their product",
         "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
         "quiz_score": "{right} of {asked} right at the first try",
@@ -144,7 +144,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "zh": {
         "order": "1. 拓扑排序（父节点在前）：[{order}]",
-        "start": "2. 起点：把输出节点的梯度设为 1：{root}.grad = 1（d {root} / d {root}）",
+        "start": "2. 起点：把输出节点的梯度设为 1：{root}.grad = 1（∂{root}/∂{root}）",
         "walk": "3. 按拓扑排序的逆序遍历；每个节点把 局部偏导 × 自己的梯度 加到父节点的梯度上：",
         "step": "   {node} = {formula}，梯度 {grad}：{node}._backward()",
         "add": "      {input}.grad += {how} = {added}  -> {total}{why}",
@@ -255,7 +255,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "quiz_show": "显示答案",
         "quiz_right": "答对了",
         "quiz_right_step": "答对了：{line}",
-        "quiz_wrong": "不对：局部偏导 d {node} / d {input} 是 {local}，{node}.grad（上游梯度）是 "
+        "quiz_wrong": "不对：局部偏导 ∂{node}/∂{input} 是 {local}，{node}.grad（上游梯度）是 "
         "{upstream}；+= 加上的是两者的乘积",
         "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
         "quiz_score": "首次答对 {right} / {asked}",

@@ -1,0 +1,529 @@
+// The site's pages, run in the browser: the Run buttons of the documents' Python blocks, the
+// stepper, the playground and practice. Python runs in a Web Worker (worker.js: Pyodide and this
+// package's wheel, loaded from the site's own folder); the page only sends calls and draws.
+(function () {
+  "use strict";
+
+  const SCRIPT = document.currentScript;
+  const SITE = new URL("../../", SCRIPT.src); // this file is SITE/assets/site/site.js
+  const LANG = (document.documentElement.lang || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
+  const WORDS = {
+    en: {
+      run: "Run",
+      running: "running…",
+      edit: "Edit",
+      editing: "edited: Run runs your version",
+      queued: "waiting for the blocks above…",
+      skipped: "not run: block {k} above raised an error",
+      ran: "ran in {s} s",
+      runtime: "Loading Python (Pyodide {x}, about 13 MB; cached after the first visit)…",
+      package: "Loading micrograd ({x})…",
+      ready: "Python ready in {s} s",
+      failed: "Python could not be loaded: {x}",
+      crashed: "Python stopped (reload the page to start it again): {x}",
+      starting: "Starting Python…",
+      steps_per_s: "{r} steps/s ({ms} ms per step in Python)",
+      passed: "passed",
+      not_passed: "not passed yet",
+      progress: "{n} of {total} exercises passed in this browser",
+      checking: "checking…",
+      no_more_hints: "no more hints",
+    },
+    zh: {
+      run: "运行",
+      running: "运行中…",
+      edit: "编辑",
+      editing: "已编辑：运行的是你改过的代码",
+      queued: "等待上面的代码块运行…",
+      skipped: "没有运行：上面的第 {k} 个代码块出错了",
+      ran: "用时 {s} 秒",
+      runtime: "正在加载 Python（Pyodide {x}，约 13 MB；第一次之后由浏览器缓存）…",
+      package: "正在加载 micrograd（{x}）…",
+      ready: "Python 已就绪，用时 {s} 秒",
+      failed: "Python 加载失败：{x}",
+      crashed: "Python 已停止（刷新页面重新启动）：{x}",
+      starting: "正在启动 Python…",
+      steps_per_s: "每秒 {r} 步（Python 里每步 {ms} 毫秒）",
+      passed: "通过",
+      not_passed: "尚未通过",
+      progress: "本浏览器里已通过 {n} / {total} 个练习",
+      checking: "检查中…",
+      no_more_hints: "没有更多提示了",
+    },
+  }[LANG];
+
+  function say(key, fields) {
+    return WORDS[key].replace(/\{(\w+)\}/g, (_, k) => String(fields && k in fields ? fields[k] : ""));
+  }
+
+  // ------------------------------------------------------------------ Python in a worker
+  const state = { worker: null, ready: null, calls: new Map(), next: 1, dead: null };
+  const site = (window.mgSite = { lang: LANG, loadSeconds: null, status: "idle" });
+  let statusLine = null;
+
+  function setStatus(kind, text) {
+    if (!statusLine) {
+      statusLine = document.createElement("div");
+      statusLine.className = "mg-status";
+      statusLine.setAttribute("role", "status");
+      document.body.appendChild(statusLine);
+    }
+    statusLine.dataset.status = kind;
+    statusLine.textContent = text;
+    site.status = kind;
+    site.statusText = text;
+    if (kind === "ready") setTimeout(() => statusLine.dataset.status === "ready" && statusLine.classList.add("mg-faded"), 4000);
+    else statusLine.classList.remove("mg-faded");
+  }
+
+  function python() {
+    if (state.ready) return state.ready;
+    setStatus("loading", say("starting"));
+    const t0 = performance.now();
+    state.worker = new Worker(new URL("assets/site/worker.js", SITE), { type: "module" });
+    state.worker.onmessage = (event) => {
+      const m = event.data;
+      if (m.progress) {
+        setStatus("loading", say(m.progress, { x: m.extra }));
+        return;
+      }
+      const pending = state.calls.get(m.id);
+      if (!pending) return;
+      state.calls.delete(m.id);
+      if (m.ok) pending.resolve(m.value);
+      else {
+        if (/fatal error|RuntimeError: (memory access|unreachable)|Maximum call stack/i.test(m.error)) {
+          state.dead = m.error;
+          setStatus("error", say("crashed", { x: m.error.split("\n")[0] }));
+        }
+        pending.reject(new Error(m.error));
+      }
+    };
+    state.worker.onerror = (event) => {
+      const text = event.message || "worker error";
+      setStatus("error", say("failed", { x: text }));
+      for (const p of state.calls.values()) p.reject(new Error(text));
+      state.calls.clear();
+    };
+    state.ready = send("start").then(
+      (info) => {
+        const seconds = (performance.now() - t0) / 1000;
+        site.loadSeconds = seconds;
+        site.pythonSeconds = info.seconds;
+        setStatus("ready", say("ready", { s: seconds.toFixed(1) }));
+        return info;
+      },
+      (e) => {
+        setStatus("error", say("failed", { x: e.message }));
+        throw e;
+      }
+    );
+    return state.ready;
+  }
+
+  function send(name, ...args) {
+    return new Promise((resolve, reject) => {
+      if (state.dead) return reject(new Error(state.dead));
+      const id = state.next++;
+      state.calls.set(id, { resolve, reject });
+      state.worker.postMessage({ id, call: name, args });
+    });
+  }
+
+  async function call(name, ...args) {
+    await python();
+    return send(name, ...args);
+  }
+
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // ------------------------------------------------------------------ runnable blocks
+  // Every python block of a document page, in order, shares one namespace (as
+  // tests/test_tutorial.py runs them); running block k first runs the blocks above it that have
+  // not run.
+  function setupBlocks() {
+    const blocks = Array.from(document.querySelectorAll(".mg-run"));
+    if (!blocks.length) return;
+    let chain = Promise.resolve();
+    const items = blocks.map((block, k) => {
+      block.dataset.block = String(k);
+      const bar = el("div", { class: "mg-toolbar" });
+      const run = el("button", { type: "button", class: "md-button mg-button", "data-action": "run" }, say("run"));
+      const edit = el("button", { type: "button", class: "mg-link", "data-action": "edit" }, say("edit"));
+      const note = el("span", { class: "mg-note", "data-note": "" });
+      bar.append(run, edit, note);
+      const output = el("pre", { class: "mg-output", "data-output": "", "data-state": "idle" });
+      block.after(bar, output);
+      const item = { block, run, note, output, state: "idle", editor: null, k };
+      run.addEventListener("click", () => {
+        chain = chain.then(() => runUpTo(k));
+      });
+      edit.addEventListener("click", () => {
+        if (item.editor) return;
+        const pre = block.querySelector("pre");
+        const text = code(item);
+        item.editor = el("textarea", { class: "mg-editor", spellcheck: "false", "data-editor": "" });
+        item.editor.value = text;
+        item.editor.rows = Math.min(40, text.split("\n").length + 1);
+        pre.style.display = "none";
+        pre.after(item.editor);
+        note.textContent = say("editing");
+        item.editor.focus();
+      });
+      return item;
+    });
+
+    function code(item) {
+      if (item.editor) return item.editor.value;
+      const c = item.block.querySelector("pre code") || item.block.querySelector("pre");
+      return c.textContent.replace(/\n$/, "");
+    }
+
+    function mark(item, s, text) {
+      item.state = s;
+      item.output.dataset.state = s;
+      item.note.textContent = text || "";
+    }
+
+    async function runOne(item) {
+      mark(item, "running", say("running"));
+      item.run.disabled = true;
+      try {
+        const r = await call("run_block", code(item), item.k);
+        item.output.textContent = r.output;
+        mark(item, r.ok ? "done" : "error", say("ran", { s: r.seconds.toFixed(2) }));
+        return r.ok;
+      } catch (e) {
+        item.output.textContent = e.message;
+        mark(item, "error", "");
+        return false;
+      } finally {
+        item.run.disabled = false;
+      }
+    }
+
+    async function runUpTo(k) {
+      const before = items.slice(0, k).filter((it) => it.state === "idle" || it.state === "skipped");
+      for (const it of before) mark(it, "queued", say("queued"));
+      if (before.length) mark(items[k], "queued", say("queued"));
+      for (const it of before) {
+        if (!(await runOne(it))) {
+          for (const rest of before.filter((r) => r.state === "queued")) mark(rest, "skipped", say("skipped", { k: it.k + 1 }));
+          mark(items[k], "skipped", say("skipped", { k: it.k + 1 }));
+          return;
+        }
+      }
+      await runOne(items[k]);
+    }
+    site.blocks = items.length;
+  }
+
+  // ------------------------------------------------------------------ the stepper
+  function setupStepper(root) {
+    const field = (n) => root.querySelector(`[data-field="${n}"]`);
+    const frame = root.querySelector("iframe[data-frame]");
+    const error = root.querySelector("[data-error]");
+    const button = root.querySelector('[data-action="build"]');
+    let builds = 0;
+    async function build() {
+      button.disabled = true;
+      error.textContent = "";
+      const t0 = performance.now();
+      try {
+        const r = await call("stepper_page", field("expr").value, field("values").value, LANG, field("quiz").checked);
+        if (r.error) {
+          error.textContent = r.error;
+          root.dataset.state = "error";
+        } else {
+          frame.srcdoc = r.page;
+          frame.hidden = false;
+          root.dataset.frames = String(r.frames);
+          root.dataset.state = "built";
+        }
+        site.stepperSeconds = (performance.now() - t0) / 1000;
+      } catch (e) {
+        error.textContent = e.message;
+        root.dataset.state = "error";
+      } finally {
+        builds += 1;
+        root.dataset.builds = String(builds);
+        button.disabled = false;
+      }
+    }
+    button.addEventListener("click", build);
+    for (const n of ["expr", "values"]) field(n).addEventListener("keydown", (e) => e.key === "Enter" && build());
+    build();
+  }
+
+  // ------------------------------------------------------------------ the playground
+  function setupPlayground(root) {
+    const q = (s) => root.querySelector(s);
+    const field = (n) => q(`[data-field="${n}"]`);
+    const board = q("canvas[data-board]");
+    const curve = q("canvas[data-curve]");
+    const error = q("[data-error]");
+    const pg = (site.playground = { playing: false, idle: true, losses: [], state: null, rate: null });
+    let playStart = null;
+    let playSteps = 0;
+
+    function config() {
+      return JSON.stringify({
+        data: field("data").value,
+        hidden: field("hidden").value.split(/[,\s]+/).filter(Boolean).map(Number),
+        activation: field("activation").value,
+        optimizer: field("optimizer").value,
+        lr: Number(field("lr").value),
+        points: Number(field("points").value),
+      });
+    }
+
+    function metric(name, value, text) {
+      const m = q(`[data-metric="${name}"]`);
+      m.dataset.value = value == null ? "" : String(value);
+      m.textContent = text !== undefined ? text : m.dataset.value || "–";
+    }
+
+    function show(s) {
+      pg.state = s;
+      if (s.since === 0) pg.losses = [];
+      pg.losses.length = s.since;
+      pg.losses.push(...s.losses);
+      metric("step", s.step);
+      metric("loss", s.loss, s.loss == null ? "–" : s.loss.toFixed(4));
+      metric("accuracy", s.accuracy, s.accuracy == null ? "–" : (100 * s.accuracy).toFixed(0) + "%");
+      draw(s);
+      drawCurve();
+    }
+
+    function draw(s) {
+      const ctx = board.getContext("2d");
+      const W = board.width, H = board.height, n = s.grid.n;
+      const [x0, x1, y0, y1] = s.grid.box;
+      ctx.clearRect(0, 0, W, H);
+      s.grid.scores.forEach((score, idx) => {
+        const i = idx % n, j = Math.floor(idx / n);
+        const a = Math.min(1, Math.abs(score)) * 0.35 + 0.05;
+        ctx.fillStyle = score > 0 ? `rgba(33,150,243,${a})` : `rgba(255,152,0,${a})`;
+        const left = Math.round((i * W) / n), top = Math.round(H - ((j + 1) * H) / n);
+        ctx.fillRect(left, top, Math.round(((i + 1) * W) / n) - left, Math.round(H - (j * H) / n) - top);
+      });
+      s.points.forEach(([x, y], idx) => {
+        ctx.beginPath();
+        ctx.arc(((x - x0) / (x1 - x0)) * W, H - ((y - y0) / (y1 - y0)) * H, 4, 0, 2 * Math.PI);
+        ctx.fillStyle = s.labels[idx] === 1 ? "#1565c0" : "#e65100";
+        ctx.fill();
+        ctx.strokeStyle = "#fff";
+        ctx.stroke();
+      });
+    }
+
+    function drawCurve() {
+      const ctx = curve.getContext("2d");
+      const W = curve.width, H = curve.height, L = pg.losses;
+      ctx.clearRect(0, 0, W, H);
+      if (L.length < 2) return;
+      const top = Math.max(...L.filter(Number.isFinite));
+      ctx.beginPath();
+      L.forEach((v, i) => {
+        const x = (i / (L.length - 1)) * (W - 4) + 2, y = H - 2 - (v / top) * (H - 4);
+        i ? ctx.lineTo(x, y) : ctx.moveTo(x, y);
+      });
+      ctx.strokeStyle = "#3f51b5";
+      ctx.lineWidth = 2;
+      ctx.stroke();
+    }
+
+    async function request(action, arg) {
+      pg.idle = false;
+      error.textContent = "";
+      try {
+        const s = await call("playground", action, arg);
+        show(s);
+        return s;
+      } catch (e) {
+        error.textContent = e.message.trim().split("\n").pop();
+        pg.playing = false;
+        setButtons();
+        return null;
+      } finally {
+        pg.idle = true;
+      }
+    }
+
+    function setButtons() {
+      q('[data-action="play"]').disabled = pg.playing;
+      q('[data-action="pause"]').disabled = !pg.playing;
+      q('[data-action="step"]').disabled = pg.playing;
+    }
+
+    async function loop() {
+      let chunk = 1;
+      while (pg.playing) {
+        const before = pg.state ? pg.state.step : 0;
+        const t = pg.state ? pg.state.train_seconds : 0;
+        const s = await request("train", chunk);
+        if (!s) break;
+        playSteps += s.step - before;
+        const wall = (performance.now() - playStart) / 1000;
+        const last = (s.train_seconds - t) / Math.max(1, s.step - before);
+        pg.rate = playSteps / wall; // steps per second of play, messages and drawing included
+        pg.perStep = s.train_seconds / Math.max(1, s.step); // Python's time per step, on average
+        metric("rate", pg.rate.toFixed(2), say("steps_per_s", { r: pg.rate.toFixed(1), ms: (1000 * pg.perStep).toFixed(0) }));
+        chunk = Math.max(1, Math.min(20, Math.round(0.3 / Math.max(last, 1e-3))));
+        await new Promise((r) => requestAnimationFrame(() => r())); // let the page draw
+      }
+    }
+
+    q('[data-action="play"]').addEventListener("click", () => {
+      if (pg.playing) return;
+      pg.playing = true;
+      playStart = performance.now();
+      playSteps = 0;
+      setButtons();
+      loop();
+    });
+    q('[data-action="pause"]').addEventListener("click", () => {
+      pg.playing = false;
+      setButtons();
+    });
+    q('[data-action="step"]').addEventListener("click", () => request("train", 1));
+    q('[data-action="reset"]').addEventListener("click", () => {
+      pg.playing = false;
+      setButtons();
+      metric("rate", null, "–");
+      request("reset", config());
+    });
+    setButtons();
+    request("reset", config());
+  }
+
+  // ------------------------------------------------------------------ practice
+  function setupPractice(root) {
+    const q = (s) => root.querySelector(s);
+    const KEY = "micrograd-practice";
+    const pick = q('[data-field="exercise"]');
+    const source = q('[data-field="source"]');
+    const result = q("[data-result]");
+    const task = q("[data-task]");
+    const hints = q("[data-hints]");
+    let exercises = [];
+
+    const load = () => {
+      try {
+        return JSON.parse(localStorage.getItem(KEY)) || {};
+      } catch (e) {
+        return {};
+      }
+    };
+    const save = (p) => localStorage.setItem(KEY, JSON.stringify(p));
+    const entry = (p, id) => (p[id] = p[id] || { attempts: 0, passed: false, hints: 0, source: null });
+
+    function showProgress() {
+      const p = load();
+      const n = exercises.filter((ex) => p[ex.id] && p[ex.id].passed).length;
+      const line = q("[data-progress]");
+      line.textContent = say("progress", { n, total: exercises.length });
+      line.dataset.passed = String(n);
+      for (const o of pick.options) o.textContent = (p[o.value] && p[o.value].passed ? "✓ " : "") + o.dataset.title;
+    }
+
+    async function open(id) {
+      const ex = exercises.find((e) => e.id === id);
+      task.textContent = ex.task;
+      hints.textContent = "";
+      result.textContent = "";
+      result.dataset.passed = "";
+      const p = load();
+      const mine = p[id] && p[id].source;
+      source.value = mine || (await call("practice_stub", id, LANG));
+      for (let i = 0; i < ((p[id] && p[id].hints) || 0); i++) showHint(ex, i);
+      root.dataset.exercise = id;
+    }
+
+    function showHint(ex, i) {
+      if (i >= ex.hints.length) return;
+      hints.append(el("li", {}, ex.hints[i]));
+    }
+
+    q('[data-action="check"]').addEventListener("click", async () => {
+      const id = pick.value;
+      const button = q('[data-action="check"]');
+      button.disabled = true;
+      result.dataset.passed = "";
+      result.dataset.state = "checking";
+      result.textContent = say("checking");
+      try {
+        const r = await call("practice_check", id, source.value, LANG);
+        result.textContent = r.text;
+        result.dataset.passed = String(r.passed);
+        const p = load();
+        const e = entry(p, id);
+        e.attempts += 1;
+        e.passed = e.passed || r.passed;
+        e.source = source.value;
+        save(p);
+        showProgress();
+      } catch (e) {
+        result.textContent = e.message;
+        result.dataset.passed = "false";
+      } finally {
+        result.dataset.state = "done";
+        button.disabled = false;
+      }
+    });
+    q('[data-action="hint"]').addEventListener("click", () => {
+      const id = pick.value;
+      const ex = exercises.find((e) => e.id === id);
+      const p = load();
+      const e = entry(p, id);
+      if (e.hints >= ex.hints.length) {
+        hints.append(el("li", {}, say("no_more_hints")));
+        return;
+      }
+      showHint(ex, e.hints);
+      e.hints += 1;
+      save(p);
+    });
+    q('[data-action="restart"]').addEventListener("click", async () => {
+      const p = load();
+      entry(p, pick.value).source = null;
+      save(p);
+      source.value = await call("practice_stub", pick.value, LANG);
+    });
+    source.addEventListener("input", () => {
+      const p = load();
+      entry(p, pick.value).source = source.value;
+      save(p);
+    });
+    pick.addEventListener("change", () => open(pick.value));
+
+    call("practice_list", LANG).then(async (list) => {
+      exercises = list;
+      pick.textContent = "";
+      for (const ex of list) {
+        const o = el("option", { value: ex.id, "data-title": `${ex.id}: ${ex.title}` }, `${ex.id}: ${ex.title}`);
+        pick.append(o);
+      }
+      pick.value = root.dataset.start || list[0].id;
+      showProgress();
+      await open(pick.value);
+      root.dataset.state = "ready";
+    });
+  }
+
+  function main() {
+    setupBlocks();
+    const widgets = { stepper: setupStepper, playground: setupPlayground, practice: setupPractice };
+    for (const root of document.querySelectorAll("[data-mg]")) {
+      const setup = widgets[root.dataset.mg];
+      if (setup) setup(root);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
+  else main();
+})();
