@@ -82,10 +82,7 @@ def test_the_terminal_quiz_asks_every_plus_equals_in_backwards_order():
     assert (score.asked, score.right, len(score.missed)) == (10, 8, 1)  # c right at the 2nd try
     assert not score.passed and score.missed[0].input == "e"
     text = "\n".join(told)
-    assert (
-        "not quite: the local derivative ∂f/∂e is 1, and f.grad (the upstream grad) is 1"
-        in text
-    )
+    assert "not quite: the local derivative ∂f/∂e is 1, and f.grad (the upstream grad) is 1" in text
     assert "type a number" in text  # "x" is said, and is not a try
     assert "right: c.grad += 1 * 1 = 1  -> 7   (+=: c is used more than once" in text
     assert text.endswith("8 of 10 right at the first try")
