@@ -42,3 +42,52 @@ def test_nested_blocks_restore_once():
             assert gc.get_threshold()[2] == max(before[2], 100)
         assert gc.get_threshold()[2] == max(before[2], 100)
     assert gc.get_threshold() == before
+
+
+def test_one_blas_thread_inside_the_block_and_the_counts_back_after():
+    """BLAS threads: one inside the block (overlapping blocks share it), the original count after
+    the last one ends; no import-time effect (a controller is made only when a block is entered)."""
+    import pytest
+
+    pytest.importorskip("numpy")
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from micrograd import tuning
+
+    def blas_threads():
+        return [
+            i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"
+        ]
+
+    before = blas_threads()
+    with tuning.one_blas_thread():
+        assert set(blas_threads()) == {1}
+        with tuning.one_blas_thread():
+            assert set(blas_threads()) == {1}
+        assert set(blas_threads()) == {1}  # the outer block is still open
+    assert blas_threads() == before
+
+
+def test_training_small_models_on_one_blas_thread_and_large_ones_as_configured():
+    """fit() and the playground train a model whose largest product is small on one BLAS thread
+    (they stall on a busy machine otherwise: benchmarks/RESULTS.md); a large one as configured."""
+    import contextlib
+    import random
+
+    import pytest
+
+    pytest.importorskip("numpy")
+    from micrograd.app.train import Classifier, Trainer
+    from micrograd.data import moons
+    from micrograd.nn import MLP
+    from micrograd.optim import Adam
+    from micrograd.tuning import SMALL_PRODUCT
+
+    X, y = moons(200, seed=0)
+    random.seed(0)
+    small = MLP(2, [8, 8, 1])
+    trainer = Trainer(Classifier(small, 2), X, y, Adam(small.parameters()))
+    assert not isinstance(trainer.threads(), contextlib.nullcontext)
+    wide = MLP(2, [1024, 1024, 1])  # 1024 * 1024 * 200 multiply-adds in its middle product
+    assert 1024 * 1024 * 200 > SMALL_PRODUCT
+    trainer = Trainer(Classifier(wide, 2), X, y, Adam(wide.parameters()))
+    assert isinstance(trainer.threads(), contextlib.nullcontext)

@@ -6,7 +6,11 @@ Importing micrograd changes nothing in the process. These are explicit calls:
         for step in range(100):
             ...                  # a training loop of the eager engine or the fast path
 
-`micrograd demo`, `micrograd train`, `train.fit()` and the benchmarks use `tuned()`.
+    with micrograd.tuning.one_blas_thread():  # numpy's matrix products on one thread
+        ...
+
+`micrograd demo`, `micrograd train`, `train.fit()` and the benchmarks use `tuned()`; fit() and the
+playground use `one_blas_thread()` for models whose matrix products are small (SMALL_PRODUCT).
 What each setting buys, measured, is in benchmarks/RESULTS.md.
 """
 
@@ -17,6 +21,7 @@ import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 # CPython runs a full collection, which walks every object in the process, whenever the objects
 # that survived the young generations have grown by 25%. A training step builds and drops a graph
@@ -67,3 +72,52 @@ def tuned() -> Iterator[None]:
                 gc.set_threshold(*threshold)
                 if padded:
                     _mallopt(M_TOP_PAD, DEFAULT_TOP_PAD)
+
+
+# numpy's BLAS (OpenBLAS) runs a matrix product on one thread per core. For the products of small
+# models the threads cost more than they save, and on a busy machine a thread that waits for a core
+# stalls the whole step: fit() on the digits (MLP(64, [64, 10]), batch 128) took 1.6-2.0 ms a step
+# with one thread and 2.1-2.3 ms with two, and beside two busy processes 1.4-2.0 ms median (p90 6 ms)
+# with one thread against 6.0-6.6 ms (p90 12-40 ms) with two. Threads win from about
+# 30 million multiply-adds a product (width 256 on all 1797 digits: 7.8-8.3 ms against 9.8-10.2).
+SMALL_PRODUCT = 16_000_000  # multiply-adds of a step's largest product, below which: one thread
+
+_blas_lock = threading.Lock()
+_blas_inside = 0
+_blas_limiter: Any = None
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Inside the block, numpy's BLAS runs on one thread (through threadpoolctl, which comes with
+    the fast extra; without it the block runs as it is). Overlapping blocks share the setting: the
+    last one out puts back the thread counts there were."""
+    global _blas_inside, _blas_limiter
+    with _blas_lock:
+        if _blas_inside == 0:
+            _blas_limiter = _limit_blas()
+        _blas_inside += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_inside -= 1
+            if _blas_inside == 0 and _blas_limiter is not None:
+                _blas_limiter.restore_original_limits()
+                _blas_limiter = None
+
+
+_controller: Any = None
+
+
+def _limit_blas() -> Any:
+    """The limiter that put BLAS on one thread, or None without threadpoolctl. The controller,
+    which scans the loaded libraries, is made once per program."""
+    global _controller
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    if _controller is None:
+        _controller = ThreadpoolController()
+    return _controller.limit(limits=1, user_api="blas")

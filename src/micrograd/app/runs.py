@@ -69,7 +69,7 @@ class Run:
     def train(self, steps: int) -> None:
         """Take `steps` optimizer steps on minibatches (or the whole set); a 409 if the loss stops
         being a number (the run stays readable: its state shows where it went)."""
-        with tuned():
+        with tuned(), self.trainer.threads():
             for _ in range(steps):
                 try:
                     loss = self.trainer.step()

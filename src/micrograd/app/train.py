@@ -8,6 +8,7 @@ from the eager engine; both give the same numbers to rounding.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from micrograd.engine import Value
 from micrograd.losses import cross_entropy_one, l2
 from micrograd.nn import MLP
 from micrograd.optim import Optimizer
-from micrograd.tuning import tuned
+from micrograd.tuning import SMALL_PRODUCT, one_blas_thread, tuned
 
 try:
     import numpy as np
@@ -280,6 +281,16 @@ class Trainer:
             return self.fast.accuracy(X, y)
         return self.clf.accuracy(X, y)
 
+    def threads(self) -> Any:
+        """The block to train in: numpy's BLAS on one thread where the step's largest matrix
+        product is small (micrograd.tuning.SMALL_PRODUCT), else as configured."""
+        if not self.fast:
+            return contextlib.nullcontext()
+        sizes = self.clf.model.sizes
+        batch = min(self.batch_size or len(self.rows), len(self.rows))
+        largest = max(a * b for a, b in zip(sizes, sizes[1:])) * batch
+        return one_blas_thread() if largest < SMALL_PRODUCT else contextlib.nullcontext()
+
     def sync(self) -> None:
         """Write the trained numbers into the model's Values and the optimizer's state to lists,
         if they changed since the last sync (on the fast path; the other path trains the Values)."""
@@ -314,7 +325,7 @@ def fit(
     trainer = Trainer(clf, X, y, optimizer, batch_size, seed, scheduler, monitor)
     history = []
     try:
-        with tuned():  # fewer full GC passes over the graphs while training (micrograd.tuning)
+        with tuned(), trainer.threads():  # fewer full GCs; BLAS on one thread for small models
             for step in range(steps):
                 loss = trainer.step()
                 acc = trainer.accuracy()
