@@ -158,6 +158,10 @@ def test_the_stepper_matches_backward_on_a_neuron_and_speaks_chinese(browser, tm
         assert shown[v.label] == pytest.approx(v.grad, rel=1e-12)
     assert shown["x1"] == pytest.approx(-1.5) and shown["w1"] == pytest.approx(1.0)
     assert "梯度" in browser.find_element(By.ID, "say").text
+    browser.execute_script("window.micrograd.step(window.micrograd.steps - 1)")
+    label = browser.find_element(By.CSS_SELECTOR, '[data-role="local"]').text
+    assert label.startswith("×")  # L2-15: the local derivative on the edge it scales
+    screenshot(browser, "stepper.zh-CN.png", tmp_path)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -474,7 +478,7 @@ def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
 def test_screenshots_are_pictures(tmp_path):
     """The README's screenshots exist (made by this file under `python3 tasks.py screenshots`)."""
     names = ("stepper.png", "playground.png", "stepper-quiz.png", "stepper-quiz.zh-CN.png")
-    for name in (*names, "playground-teaching.png"):
+    for name in (*names, "playground-teaching.png", "stepper.zh-CN.png", "playground.zh-CN.png"):
         path = os.path.join(ROOT, "docs", "img", name)
         with open(path, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n"
@@ -601,3 +605,31 @@ def test_a_long_play_keeps_the_page_alive(browser, playground):
         time.sleep(0.05)
     assert browser.find_element("id", "error").text == ""
     assert 1000 <= len(browser.execute_script("return window.micrograd.losses")) <= 2000
+
+
+def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
+    """L2-11: the playground's page in Chinese, as the Chinese README shows it."""
+    pytest.importorskip("numpy")
+    from selenium.webdriver.common.by import By
+
+    from micrograd.playground import Server
+
+    srv = Server(0, lang="zh")
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{srv.server_address[1]}/")
+        while not browser.execute_script(
+            "return !!(window.micrograd && window.micrograd.idle && window.micrograd.run)"
+        ):
+            time.sleep(0.05)
+        browser.execute_script("window.micrograd.step(40)")
+        while not browser.execute_script(
+            "return window.micrograd.idle && Number(document.getElementById('m-step').textContent) >= 40"
+        ):
+            time.sleep(0.05)
+        assert "带圈的点" in browser.find_element(By.ID, "active").text
+        assert browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').text == "播放"
+        screenshot(browser, "playground.zh-CN.png", tmp_path)
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -34,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from micrograd.app.runs import BadRequest, Playground
 from micrograd.teach.messages import MESSAGES
+from micrograd.teach.messages import text as say
 
 MAX_BODY = 10_000  # bytes
 MAX_STEPS = 100  # per request
@@ -284,10 +285,10 @@ def serve(port: int = 8000, open_browser: bool = True, lang: str | None = None) 
     with Server(port, lang) as server:
         url = f"http://127.0.0.1:{server.server_address[1]}/"
         try:  # from before the address is printed: a Ctrl-C right after it still stops cleanly
-            print(f"micrograd playground: {url} (Ctrl-C stops it)", flush=True)
+            print(say("pg_serving", server.playground.lang, url=url), flush=True)
             if open_browser:
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
             server.serve_forever()
         except KeyboardInterrupt:
-            print("micrograd playground: stopped", flush=True)
+            print(say("pg_stopped", server.playground.lang), flush=True)
     return 0

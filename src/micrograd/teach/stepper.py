@@ -16,6 +16,7 @@ from micrograd.teach.drawings import (
     DOT_LAYOUT_NODES,
     MAX_NODES,
     fmt4,
+    fmt_number,
     kind_of,
     named_params,
     names,
@@ -93,6 +94,8 @@ def stepper(
             if c is not None and c.value is not None:
                 frame["set"] = [[index[c.value], _grad_text(c.total)]]
                 frame["input"] = index[c.value]
+                if c.local is not None:  # drawn on the edge, as the lecture writes it there
+                    frame["local"] = fmt_number(c.local)
                 if id(c) in asked:
                     q = asked[id(c)]
                     frame["quiz"] = {
