@@ -15,6 +15,7 @@ import time
 import pytest
 
 from micrograd import Value
+from micrograd.practice.lecture import graph
 from micrograd.viz import explain, stepper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,14 +62,8 @@ def screenshot(driver, name, tmp_path):
 
 
 def seed_question():
-    """The Stack Exchange question's graph: a.grad 25 and b.grad 19."""
-    a, b = Value(2.0, label="a"), Value(3.0, label="b")
-    c, d = a + b, a * b
-    e, g = c + d, c * d
-    f = e + g
-    for v, n in zip((c, d, e, g, f), "cdegf"):
-        v.label = n
-    return f
+    """The Stack Exchange question's graph (practice's predict-shared): a.grad 25 and b.grad 19."""
+    return graph("predict-shared")
 
 
 def expected_frames(root):
@@ -425,7 +420,6 @@ def test_nudging_an_input_gives_the_slope_backward_gives(browser, tmp_path):
 
 @pytest.mark.parametrize("quiz", [False, True])
 def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
-    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
@@ -436,22 +430,8 @@ def test_clicking_a_point_opens_its_stepper(browser, playground, quiz):
         time.sleep(0.05)
     if quiz:
         browser.find_element(By.ID, "quiz").click()
-    point = browser.execute_script(
-        "const r = window.micrograd.run; const [x0, x1, y0, y1] = r.grid.box; const [x, y] = r.points[0];"
-        "return [(x - x0) / (x1 - x0) * 400, 400 - (y - y0) / (y1 - y0) * 400];"
-    )
-    canvas = browser.find_element(By.ID, "boundary")
-    before = set(browser.window_handles)
-    ActionChains(browser).move_to_element_with_offset(
-        canvas, point[0] - 200, point[1] - 200
-    ).click().perform()
-    deadline = time.time() + 20
-    while len(browser.window_handles) == len(before):
-        assert time.time() < deadline
-        time.sleep(0.05)
-    (new,) = set(browser.window_handles) - before
     main = browser.current_window_handle
-    browser.switch_to.window(new)
+    open_point_stepper(browser, 0)
     try:
         assert "/stepper?i=0" in browser.current_url
         assert ("quiz=1" in browser.current_url) == quiz

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from micrograd import Value
+from micrograd.practice.lecture import graph
 from micrograd.quiz import answer_is_right, questions, quiz, read_answer
 from micrograd.viz import explain, stepper
 
@@ -47,14 +48,8 @@ def test_an_answer_within_what_the_pictures_show_is_right():
 
 
 def seed_question():
-    """The Stack Exchange question's graph: a.grad 25 and b.grad 19."""
-    a, b = Value(2.0, label="a"), Value(3.0, label="b")
-    c, d = a + b, a * b
-    e, g = c + d, c * d
-    f = e + g
-    for v, n in zip((c, d, e, g, f), "cdegf"):
-        v.label = n
-    return f
+    """The Stack Exchange question's graph (practice's predict-shared): a.grad 25 and b.grad 19."""
+    return graph("predict-shared")
 
 
 def scripted(answers):

@@ -26,8 +26,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from micrograd import Value
-from micrograd.viz import explain
+from test_browser import expected_frames, grads_shown, seed_question
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(ROOT, "site")
@@ -317,37 +316,6 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     assert out.text.endswith("AttributeError: 'Value' object has no attribute 'nothing'"), out.text
     assert 'File "<block 2>", line 2, in <module>' in out.text
     stayed_local(browser)
-
-
-def seed_question():
-    a, b = Value(2.0, label="a"), Value(3.0, label="b")
-    c, d = a + b, a * b
-    e, g = c + d, c * d
-    f = e + g
-    for v, n in zip((c, d, e, g, f), "cdegf"):
-        v.label = n
-    return f
-
-
-def expected_frames(root):
-    """The grads after each step of the stepper, as explain() tells them (tests/test_browser.py)."""
-    ex = explain(root)
-    grads = dict.fromkeys(ex.order, 0.0)
-    frames = [dict(grads)]
-    grads[ex.root] = 1.0
-    frames.append(dict(grads))
-    for s in ex.steps:
-        for c in s.contributions:
-            grads[c.input] = c.total
-            frames.append(dict(grads))
-    return frames
-
-
-def grads_shown(driver):
-    return {
-        e.get_attribute("data-name"): float(e.get_attribute("data-grad"))
-        for e in driver.find_elements("css selector", "[data-name]")
-    }
 
 
 def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
