@@ -43,9 +43,8 @@ class Value:
         self, data: float, _children: Iterable[Value] = (), _op: str = "", label: str = ""
     ) -> None:
         self.data: float = data if type(data) is float else _as_float(data, "Value()")
-        self.grad: Any = (
-            0  # an int 0 as in the original; it stays an int where only + and relu pass grads
-        )
+        # an int 0 as in the original; it stays an int where only + and relu pass grads to it
+        self.grad: Any = 0
         self._op = _op
         self._a: Value | None = None  # the inputs (None for a leaf)
         self._b: Value | None = None

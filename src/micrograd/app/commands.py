@@ -262,6 +262,7 @@ def _progress(total: int, quiet: bool) -> Any:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    """`micrograd demo` and `micrograd train`: train, print the accuracies, write the files."""
     run_training(args)
     return 0
 
@@ -276,6 +277,7 @@ def _expression(args: argparse.Namespace) -> Value:
 
 
 def graph_command(args: argparse.Namespace) -> int:
+    """`micrograd graph`: the expression's graph as DOT, Mermaid, SVG or PNG."""
     lang = language(args.lang)
     out = _expression(args)
     out.backward()
@@ -295,6 +297,7 @@ def graph_command(args: argparse.Namespace) -> int:
 
 
 def explain_command(args: argparse.Namespace) -> int:
+    """`micrograd explain`: every step of backward in words, the stepper page, or the quiz."""
     out = _expression(args)
     fmt = args.format or ("html" if (args.output or "").lower().endswith(".html") else "text")
     if fmt == "html":  # the backward stepper: a page that steps through the same pass
@@ -314,6 +317,7 @@ def explain_command(args: argparse.Namespace) -> int:
 
 
 def playground_command(args: argparse.Namespace) -> int:
+    """`micrograd playground`: serve the playground on 127.0.0.1."""
     from micrograd.app.playground import serve  # numpy and the server only for this command
 
     return serve(args.port, open_browser=not args.no_browser, lang=args.lang)

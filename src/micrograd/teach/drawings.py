@@ -37,6 +37,7 @@ def fmt4(x: Any) -> str:
 
 
 def graph_nodes(root: Value, max_nodes: int | None) -> list[Value]:
+    """The Values of `root`'s graph in topological order; ValueError beyond max_nodes."""
     order = topo_order(root)
     if max_nodes is not None and len(order) > max_nodes:
         raise ValueError(
