@@ -7,7 +7,9 @@ W: two moons (100 points, noise 0.1, labels -1/+1), MLP(2, [16, 16, 1]), mean hi
 + 1e-4 * L2, one SGD step = forward on all 100 points + backward + update. Each engine runs in its
 own process (the original micrograd also imports as `micrograd`); rounds alternate between engines
 so that the machine's noise falls on all of them alike. Reported: median and min-max seconds per
-step, ratios, bytes per Value, a 1,000,000-node chain, and how the cost grows with the width.
+step, ratios, bytes per Value, a 1,000,000-node chain, and how the cost grows with the width. The
+lean floor (benchmarks/lean, the same user code on a ~100-line engine with 0.1.0's API and
+bit-identical gradients) runs in every round: this eager engine's speed as a share of it is printed.
 """
 
 from __future__ import annotations
@@ -112,8 +114,10 @@ def main(argv=None):
 
     setup = workload([16, 16])
     tuned = {"BENCH_GC": "tuned"}
+    lean = {"PYTHONPATH": os.path.join(HERE, "lean")}  # benchmarks/lean: the pure-Python floor
     engines = [
         ("this eager engine", sys.executable, "eager", None),
+        ("the lean floor (benchmarks/lean)", sys.executable, "eager", lean),
         ("this eager engine, tuned()", sys.executable, "eager", tuned),
         ("this fast path, tuned()", sys.executable, "fast", tuned),
     ]
@@ -189,6 +193,12 @@ def main(argv=None):
             f"{row.get('time_vs_torch', float('nan')):8.2f}x "
             f"{row['loss_rel_error']:9.1e} {row['grad_rel_error']:9.1e}"
         )
+    lean_w = next(w for w in workers if w.name.startswith("the lean floor"))
+    share, lo, hi = paired(lean_w, workers[0])  # the floor's step time / ours, round by round
+    results["eager_speed_vs_lean_floor"] = {"median": share, "range": [lo, hi]}
+    print(
+        f"this eager engine's speed / the lean floor's: {share:.2f} [{lo:.2f}..{hi:.2f}] (target 0.9)"
+    )
     for w in workers:
         if "bytes_per_value" in w.first:
             print(
