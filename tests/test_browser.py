@@ -613,3 +613,32 @@ def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_skipping_the_steps_that_add_nothing(browser, tmp_path):
+    """L2-2: with "skip += 0" checked, next and the arrow keys pass over the steps that add 0 (a
+    dead relu stops everything below it); unchecked, every step is visited."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    dead = (a * b).relu()  # relu of -6: its slope is 0, so a and b get += 0
+    dead.label = "dead"
+    out = dead + b
+    out.label = "out"
+    page = tmp_path / "skip.html"
+    stepper(out).save(str(page))
+    browser.get(page.as_uri())
+    frames = browser.execute_script("return window.micrograd.frames")
+    zero = [i for i, f in enumerate(frames) if f.get("zero")]
+    assert zero  # the relu's step and the product's two steps add 0
+    browser.find_element(By.ID, "skip-zero").click()
+    visited = [0]
+    body = browser.find_element(By.TAG_NAME, "body")
+    while visited[-1] < len(frames) - 1:
+        body.send_keys(Keys.ARROW_RIGHT)
+        now = browser.execute_script("return window.micrograd.current")
+        assert now > visited[-1]
+        visited.append(now)
+    assert not set(visited[:-1]) & set(zero)  # the last frame may be a zero one: it is the end
+    assert grads_shown(browser) == expected_frames(out)[-1]

@@ -126,6 +126,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pause": "pause",
         "step_of": "step {k} of {n}",
         "nudge": "nudge",
+        "skip_zero": "skip += 0",
         "nudge_pick": "Click an input's box, then nudge: the forward pass is recomputed with it "
         "moved by h, as the lecture does by hand.",
         "nudge_result": "({root}({name}+h) - {root}({name})) / h = {slope} with h = {h};  "
@@ -252,6 +253,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "pause": "暂停",
         "step_of": "第 {k} 步，共 {n} 步",
         "nudge": "挪动一下",
+        "skip_zero": "跳过 += 0 的步骤",
         "nudge_pick": "点击一个输入的方框，再点“挪动一下”：把它挪动 h 之后重新做一遍前向计算，就像讲座里手算的那样。",
         "nudge_result": "({root}({name}+h) - {root}({name})) / h = {slope}（h = {h}）；"
         "backward() 算出的 {name}.grad = {grad}",

@@ -96,6 +96,7 @@ def stepper(
                 frame["input"] = index[c.value]
                 if c.local is not None:  # drawn on the edge, as the lecture writes it there
                     frame["local"] = fmt_number(c.local)
+                frame["zero"] = c.added == 0  # adds nothing: "skip += 0" passes over it
                 if id(c) in asked:
                     q = asked[id(c)]
                     frame["quiz"] = {
@@ -121,6 +122,7 @@ def stepper(
 
 _PAGE_WORDS = (
     *("prev", "next", "play", "pause", "step_of", "nudge", "nudge_pick", "nudge_result"),
+    "skip_zero",
     "nudge_cannot",
     *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
 )
