@@ -1,5 +1,5 @@
 """The pure-Python floor of an eager scalar engine with micrograd 0.1.0's API, the yardstick
-benchmarks/bench.py measures micrograd-plus's eager engine against (issue: "eager at the floor").
+benchmarks/bench.py measures micrograd-plus's eager engine against.
 
 What makes it lean: one object per Value with slots and no __dict__; each op writes its output and
 its local derivatives (floats) into a new object made without an __init__ frame; no rule table, no
