@@ -316,6 +316,21 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
         time.sleep(0.05)
 
 
+def train_in_page(browser, url, steps):
+    """Open the playground at `url` and take `steps` steps; back when the page is idle again."""
+    browser.get(url)
+    while not browser.execute_script(
+        "return !!(window.micrograd && window.micrograd.run && window.micrograd.run.grid)"
+    ):
+        time.sleep(0.05)
+    browser.execute_script("window.micrograd.step(arguments[0])", steps)
+    while not browser.execute_script(
+        "return window.micrograd.idle && Number(document.getElementById('m-step').textContent) >= arguments[0]",
+        steps,
+    ):
+        time.sleep(0.05)
+
+
 def open_point_stepper(browser, i):
     """Click sample i on the playground's canvas; the stepper window it opens (switched to)."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -347,16 +362,7 @@ def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playgr
     why it sends nothing (max(0, 1 - y*score) = 0), and every grad it shows is 0."""
     from selenium.webdriver.common.by import By
 
-    browser.get(playground)
-    while not browser.execute_script(
-        "return !!(window.micrograd.run && window.micrograd.run.grid)"
-    ):
-        time.sleep(0.05)
-    browser.execute_script("window.micrograd.step(40)")
-    while not browser.execute_script(
-        "return window.micrograd.idle && Number(document.getElementById('m-step').textContent) >= 40"
-    ):
-        time.sleep(0.05)
+    train_in_page(browser, playground, 40)
     active = browser.execute_script("return window.micrograd.run.active")
     count = int(browser.find_element(By.ID, "active").get_attribute("data-count"))
     assert 0 < count == len(active) < 200
@@ -597,16 +603,7 @@ def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
     srv = Server(0, lang="zh")
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
-        browser.get(f"http://127.0.0.1:{srv.server_address[1]}/")
-        while not browser.execute_script(
-            "return !!(window.micrograd && window.micrograd.idle && window.micrograd.run)"
-        ):
-            time.sleep(0.05)
-        browser.execute_script("window.micrograd.step(40)")
-        while not browser.execute_script(
-            "return window.micrograd.idle && Number(document.getElementById('m-step').textContent) >= 40"
-        ):
-            time.sleep(0.05)
+        train_in_page(browser, f"http://127.0.0.1:{srv.server_address[1]}/", 40)
         assert "带圈的点" in browser.find_element(By.ID, "active").text
         assert browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').text == "播放"
         screenshot(browser, "playground.zh-CN.png", tmp_path)

@@ -164,7 +164,8 @@ class Run:
                 f"stepper shows ({MAX_STEPPER_NODES}): reset with fewer or narrower layers",
                 HTTPStatus.UNPROCESSABLE_ENTITY,
             )
-        score = clf.scores([self.X[i]])[0]
+        out = clf.model([Value(v) for v in self.X[i]])  # one sample: eager, nothing to trace
+        score = [o.data for o in out] if isinstance(out, list) else [out.data]
         intro = _why_this_loss(clf.binary, row[2:], score, loss.data, lang)
         page = stepper(loss, params=clf.model, lang=lang, max_nodes=None, quiz=quiz, intro=intro)
         return page.page

@@ -27,7 +27,6 @@ from micrograd.teach.messages import text as say
 
 # every one-input op with a method of its name on Value: relu(x) is x.relu()
 FUNCTIONS = tuple(op.lower() for op in OPS if op.isidentifier() and hasattr(Value, op.lower()))
-_ONE_INPUT = FUNCTIONS
 MAX_LENGTH = 2000
 _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -58,9 +57,7 @@ class ExpressionError(ValueError):
 
 # What learners type from maths or from other languages, and what to write here instead
 _INSTEAD = {"^": "**", "×": "*", "÷": "/", "·": "*", "²": "**2", "³": "**3", "√": "**0.5"}
-_ELEMENTWISE = re.compile(
-    r"\.(" + "|".join(_ONE_INPUT) + r")\(\)"
-)  # a.relu(): the Python API's way
+_ELEMENTWISE = re.compile(r"\.(" + "|".join(FUNCTIONS) + r")\(\)")  # a.relu(): the Python API's way
 
 
 def _hint(text: str) -> None:

@@ -24,6 +24,7 @@ from micrograd.teach.drawings import (
 from micrograd.teach.explain import Contribution, explain
 from micrograd.teach.messages import MESSAGES
 from micrograd.teach.messages import text as say
+from micrograd.teach.quiz import TOLERANCE, questions
 
 _BOX_W, _BOX_H, _OP_R = 150, 58, 16  # sizes in the page, in pixels
 
@@ -80,8 +81,6 @@ def stepper(
     name = names(order, params)
     index = {v: i for i, v in enumerate(order)}
     by_name = {name[v]: v for v in order}
-    from micrograd.teach.quiz import TOLERANCE, questions  # it builds on explain()
-
     asked = {id(c): q for _, c, q in questions(ex)} if quiz else {}
     frames: list[dict[str, Any]] = [{"text": say("order", ex.lang, order=", ".join(ex.order))}]
     start = say("start", ex.lang, root=ex.root)
