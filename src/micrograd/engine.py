@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Union
 
-from micrograd import modes
+from micrograd import modes, specialize
 from micrograd.maths import FloatMath, IEEEMath
 
 Operand = Union["Value", int, float]
@@ -61,7 +61,8 @@ class Value:
         return f"Value(data={self.data}, grad={self.grad})"
 
     # ---- ops: each runs the rule of its name in OPS, which gives the output and the local
-    # derivatives, and keeps both on the new Value
+    # derivatives, and keeps both on the new Value (for speed, compile_ops() at the end of this
+    # file rebuilds these one-line methods with the rule's body inlined: the same numbers)
     def __add__(self, other: Operand) -> Value:
         return _apply2("+", self, other)
 
@@ -141,6 +142,7 @@ class Value:
             if create_graph or modes.threads_in_a_mode:
                 _backward_in_mode(topo, create_graph)
                 return
+            one, dead = 1, 0  # the int locals of + and relu (ints, as the original's)
             for v in reversed(topo):  # 3. outputs before inputs: v.grad is complete when v runs
                 a = v._a
                 if a is None:  # a leaf: nothing to pass on
@@ -150,11 +152,14 @@ class Value:
                     v._backward()
                     continue
                 g = v.grad
-                if g - g:  # an inf or nan upstream: see _chain_rule_step
+                # the chain rule: input.grad += (d v / d input) * v.grad, for each input of v
+                if da is one:  # 1 * g is g: skipping the int-by-float product is faster
+                    a.grad += g
+                elif da is dead and g - g:  # a dead relu, inf or nan upstream: see there
                     _chain_rule_step(v)
                     continue
-                # the chain rule: input.grad += (d v / d input) * v.grad, for each input of v
-                a.grad += da * g
+                else:
+                    a.grad += da * g
                 b = v._b
                 if b is not None:
                     b.grad += v._db * g
@@ -378,27 +383,30 @@ def topo_order(root: Value) -> list[Value]:
     order: list[Value] = []
     seen = {root}
     stack = [root]
+    visit, push, pop, done = seen.add, stack.append, stack.pop, order.append
     while stack:
         node = stack[-1]
         a = node._a  # go into the first input not visited yet; once there is none, node is done
-        if a is not None:
-            if a not in seen:
-                seen.add(a)
-                stack.append(a)
+        if a is not None and a not in seen:
+            visit(a)
+            push(a)
+            continue
+        b = node._b
+        if b is not None:
+            if b not in seen:
+                visit(b)
+                push(b)
                 continue
-            b = node._b
-            if b is not None:
-                if b not in seen:
-                    seen.add(b)
-                    stack.append(b)
+            # more than two inputs: only a node made by hand, Value(x, (a, b, c)), which keeps
+            # no local derivatives (checked first: it is the cheaper test)
+            if node._da is None and node._rest:
+                rest = [v for v in node._rest if v not in seen]
+                if rest:
+                    visit(rest[0])
+                    push(rest[0])
                     continue
-                rest = node._rest and [v for v in node._rest if v not in seen]
-                if rest:  # a node made by hand with more than two inputs
-                    seen.add(rest[0])
-                    stack.append(rest[0])
-                    continue
-        stack.pop()
-        order.append(node)
+        pop()
+        done(node)
     return order
 
 
@@ -674,3 +682,15 @@ class ValueMath:
         if a.data > 0:
             return out * a.log()
         return FloatMath.pow_grad_exponent(out.data, a.data, b.data)
+
+
+# ---------------------------------------------------------------------------- the hot ops, compiled
+def compile_ops() -> None:
+    """Rebuild Value's op methods from the rules in OPS, each rule's body inlined into its method
+    (micrograd/specialize.py): the same arithmetic in the same order, without the calls between
+    method, _apply2 and rule. Done once below; call it again after changing a row of OPS."""
+    env = {"Value": Value, "new": Value.__new__, "modes": modes, "_operand": _operand}
+    specialize.install(Value, OPS, FloatMath, {**env, "_fail": _fail, "_new_in_mode": _new_in_mode})
+
+
+compile_ops()
