@@ -5,6 +5,7 @@ import contextlib
 import io
 import os
 import re
+import shutil
 
 import pytest
 
@@ -24,10 +25,13 @@ def blocks(path):
     return pairs
 
 
-def run_document(path):
+def run_document(path, folder):
+    """Run the document's blocks in `folder`, as a learner runs them in a folder of their own;
+    the examples they refer to by their path in the repository are linked there."""
     scope: dict = {"__name__": "__tutorial__"}
+    os.symlink(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
     cwd = os.getcwd()
-    os.chdir(ROOT)  # the examples are referred to by their path in the repository
+    os.chdir(folder)
     try:
         for code, expected in blocks(path):
             out = io.StringIO()
@@ -39,14 +43,17 @@ def run_document(path):
 
 
 @pytest.mark.parametrize("tutorial", ["docs/tutorial.md", "docs/tutorial.zh-CN.md"])
-def test_tutorial_blocks_print_what_the_tutorial_says(tutorial):
+def test_tutorial_blocks_print_what_the_tutorial_says(tutorial, tmp_path):
     assert len(blocks(tutorial)) >= 20
-    run_document(tutorial)
+    run_document(os.path.join(ROOT, tutorial), tmp_path)
+    if shutil.which("dot"):  # the picture is written where the learner runs Python, as it says
+        assert "<svg" in (tmp_path / "seed_graph.svg").read_text()
+    assert not os.path.exists(os.path.join(ROOT, "seed_graph.svg"))
 
 
 @pytest.mark.parametrize("lab", ["docs/bugs.md", "docs/bugs.zh-CN.md"])
-def test_the_bug_lab_blocks_print_what_the_bug_lab_says(lab):
-    run_document(lab)
+def test_the_bug_lab_blocks_print_what_the_bug_lab_says(lab, tmp_path):
+    run_document(os.path.join(ROOT, lab), tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -108,8 +115,8 @@ def test_the_tutorials_follow_the_seed_chapters_order():
 
 
 @pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
-def test_readme_blocks_print_what_the_readme_says(readme):
-    run_document(readme)
+def test_readme_blocks_print_what_the_readme_says(readme, tmp_path):
+    run_document(os.path.join(ROOT, readme), tmp_path)
 
 
 def test_the_readmes_link_each_other():
