@@ -639,3 +639,241 @@ def test_skipping_the_steps_that_add_nothing(browser, tmp_path):
         visited.append(now)
     assert not set(visited[:-1]) & set(zero)  # the last frame may be a zero one: it is the end
     assert grads_shown(browser) == expected_frames(out)[-1]
+
+
+def small_mlp_with_a_dead_relu():
+    """MLP(2, [3, 1]) and the hinge loss of one sample at x = (0.5, -1): the first hidden neuron's
+    relu is dead (0.5 - 1 - 10 < 0), the others are not, and the loss is 1.1, so gradient flows."""
+    from micrograd.nn import MLP
+
+    model = MLP(2, [3, 1])
+    weights = [[1.0, 1.0, -10.0], [1.0, -1.0, 0.5], [-1.0, -0.5, 1.0], [0.5, -1.0, 2.0, 0.1]]
+    neurons = [*model.layers[0].neurons, *model.layers[1].neurons]
+    for n, numbers in zip(neurons, weights):
+        for p, number in zip(n.parameters(), numbers):
+            p.data = number
+    x = [Value(0.5, label="x1"), Value(-1.0, label="x2")]
+    loss = (1 + -Value(-1.0, label="y") * model(x)).relu()
+    loss.label = "loss"
+    return model, loss
+
+
+def neuron_frames(browser, name):
+    """The frames whose step runs inside the neuron `name` (its node is one of its ops)."""
+    return browser.execute_script(
+        "const m = window.micrograd, n = m.neurons.find((x) => x.name === arguments[0]);"
+        "return m.frames.map((f, k) => (n.members.includes(f.node) ? k : -1)).filter((k) => k >= 0);",
+        name,
+    )
+
+
+def drawn(browser, element):
+    """Whether the element is drawn in the view shown (it may be out of the frame)."""
+    return browser.execute_script("return !arguments[0].closest('.off')", element)
+
+
+def view_transform(browser):
+    return browser.find_element("css selector", '[data-role="view"]').get_attribute("transform")
+
+
+def test_the_neuron_view_draws_each_neuron_as_one_box(browser, tmp_path):
+    """An MLP's stepper opens on its neurons, one box each, named as named_parameters() names
+    them; the step's neuron is marked, a click shows its ops (and folds them back), the picture
+    zooms, and a dead ReLU is hatched and says so, in the whole graph too."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    model, loss = small_mlp_with_a_dead_relu()
+    page = tmp_path / "mlp.html"
+    stepper(loss, params=model).save(str(page))
+    browser.get(page.as_uri())
+    css = browser.find_element
+    css(By.CSS_SELECTOR, '[data-action="fit"]').click()  # all of it, to click on
+    boxes = {
+        e.get_attribute("data-neuron"): e
+        for e in browser.find_elements(By.CSS_SELECTOR, "[data-neuron]")
+    }
+    names = [f"layers.0.neurons.{j}" for j in range(3)] + ["layers.1.neurons.0"]
+    assert list(boxes) == names and all(b.is_displayed() for b in boxes.values())
+    assert "w·x+b → relu" in boxes["layers.0.neurons.1"].text
+    linear = boxes["layers.1.neurons.0"].text  # the output neuron has no relu
+    assert "w·x+b" in linear and "relu" not in linear
+    dead = boxes["layers.0.neurons.0"]
+    assert dead.get_attribute("data-dead") == "1" and "dead: relu = 0" in dead.text
+    assert [n for n, b in boxes.items() if b.get_attribute("data-dead")] == ["layers.0.neurons.0"]
+    weight = css(By.CSS_SELECTOR, '[data-name="layers.0.neurons.1.w.0"]')
+    assert not weight.is_displayed()  # inside its neuron's box
+    assert css(By.CSS_SELECTOR, '[data-name="x1"]').is_displayed()  # the inputs are not
+
+    inside = neuron_frames(browser, "layers.0.neurons.1")
+    browser.execute_script("window.micrograd.step(arguments[0])", inside[-1])
+    box = boxes["layers.0.neurons.1"]
+    assert "active" in box.get_attribute("class").split()
+    assert sum("active" in b.get_attribute("class").split() for b in boxes.values()) == 1
+    said = css(By.CSS_SELECTOR, '[data-role="inside"]').text
+    assert said.startswith("inside: ") and (".grad → " in said or "._backward()" in said)
+    out = browser.execute_script(
+        "return window.micrograd.neurons.find((n) => n.name === 'layers.0.neurons.1').out"
+    )
+    assert box.get_attribute("data-grad") == css(By.ID, f"v{out}").get_attribute("data-grad")
+    browser.execute_script("window.micrograd.step(0)")
+    assert "active" not in box.get_attribute("class").split()
+    assert css(By.CSS_SELECTOR, '[data-role="inside"]').text == ""
+
+    before = view_transform(browser)
+    css(By.CSS_SELECTOR, '[data-action="zoom-in"]').click()
+    assert view_transform(browser) != before
+    zoomed = view_transform(browser)
+    css(By.CSS_SELECTOR, '[data-action="zoom-out"]').click()
+    assert view_transform(browser) != zoomed
+    css(By.CSS_SELECTOR, '[data-action="fit"]').click()
+    frame = css(By.ID, "graph").rect
+    for b in boxes.values():  # fit: every box in the frame
+        r = b.rect
+        assert frame["x"] <= r["x"] and r["x"] + r["width"] <= frame["x"] + frame["width"]
+        assert frame["y"] <= r["y"] and r["y"] + r["height"] <= frame["y"] + frame["height"]
+
+    box.click()  # its ops, and the weights it hides
+    members = browser.execute_script(
+        "const n = window.micrograd.neurons.find((n) => n.name === 'layers.0.neurons.1');"
+        "return n.members.concat(n.params).map((j) => 'v' + j);"
+    )
+    shown = [css(By.ID, m) for m in members]
+    assert all(drawn(browser, e) and e.get_attribute("data-name") for e in shown)
+    assert all("focus" in e.get_attribute("class").split() for e in shown)
+    assert css(By.ID, f"v{out}").is_displayed()  # in the frame: the zoom goes to the neuron
+    assert drawn(browser, weight) and not drawn(browser, box)
+    collapse = css(By.CSS_SELECTOR, '[data-action="collapse"]')
+    assert collapse.is_displayed()
+    collapse.click()
+    assert box.is_displayed() and not drawn(browser, weight) and not collapse.is_displayed()
+    box.click()
+    css(By.CSS_SELECTOR, '.outline [data-role="collapse"]').click()  # a click on its frame folds it
+    assert box.is_displayed() and not drawn(browser, weight)
+    box.click()
+    css(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)  # and so does Escape
+    assert box.is_displayed() and not drawn(browser, weight)
+
+    expand = css(By.CSS_SELECTOR, '[data-action="expand-all"]')
+    assert expand.text == "expand all"
+    expand.click()
+    assert expand.text == "collapse all"
+    assert all(drawn(browser, e) for e in browser.find_elements(By.CSS_SELECTOR, "[data-name]"))
+    assert not any(drawn(browser, b) for b in boxes.values())
+    relu = css(By.CSS_SELECTOR, '[data-name][data-dead="1"]')  # the dead neuron's output
+    dead_out = browser.execute_script("return window.micrograd.neurons[0].out")
+    assert relu.get_attribute("id") == f"v{dead_out}"
+    assert "dead" in relu.get_attribute("class").split()
+    labels = browser.find_elements(By.CSS_SELECTOR, "text.dead-label")
+    assert [e.get_attribute("textContent") for e in labels] == ["dead: relu = 0"]
+    browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+    grads = grads_shown(browser)
+    loss.backward()
+    for name, p in model.named_parameters():
+        assert grads[name] == pytest.approx(p.grad, rel=1e-12), name
+    expand.click()
+    assert expand.text == "expand all" and drawn(browser, box)
+    screenshot(browser, "stepper-neurons-small.png", tmp_path)
+
+
+def test_the_neuron_view_speaks_chinese(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    model, loss = small_mlp_with_a_dead_relu()
+    page = tmp_path / "mlp.zh.html"
+    stepper(loss, params=model, lang="zh").save(str(page))
+    browser.get(page.as_uri())
+    css = browser.find_element
+    assert "神经元" in css(By.ID, "neuron-help").text
+    dead = css(By.CSS_SELECTOR, '[data-neuron][data-dead="1"]')
+    assert "ReLU 输出 0，梯度传不回去" in dead.get_attribute("textContent")
+    assert css(By.CSS_SELECTOR, '[data-action="fit"]').text == "全图"
+    assert css(By.CSS_SELECTOR, '[data-action="expand-all"]').text == "全部展开"
+    assert css(By.ID, "l-follow").text == "跟随当前步骤"
+    assert css(By.CSS_SELECTOR, '[data-action="zoom-in"]').get_attribute("title") == "放大"
+    k = neuron_frames(browser, "layers.0.neurons.2")[0]
+    browser.execute_script("window.micrograd.step(arguments[0])", k)
+    inside = css(By.CSS_SELECTOR, '[data-role="inside"]').get_attribute("textContent")
+    assert inside.startswith("内部：")
+    css(By.CSS_SELECTOR, '[data-action="expand-all"]').click()
+    assert css(By.CSS_SELECTOR, '[data-action="expand-all"]').text == "全部收起"
+
+
+def test_the_playgrounds_sample_stepper_shows_its_neurons_readably(browser, playground, tmp_path):
+    """The playground's MLP(2, [8, 8, 1]): 17 neuron boxes whose words are readable at the zoom the
+    page opens with, and stepping keeps the step's neuron in view."""
+    from selenium.webdriver.common.by import By
+
+    train_in_page(browser, playground, 40)
+    active = browser.execute_script("return window.micrograd.run.active")
+    main = browser.current_window_handle
+    open_point_stepper(browser, active[0])
+    try:
+        boxes = browser.find_elements(By.CSS_SELECTOR, "[data-neuron]")
+        assert len(boxes) == 8 + 8 + 1
+        name = boxes[0].find_element(By.CSS_SELECTOR, "text.name")
+        assert name.rect["height"] >= 9  # 12px words at no less than 3/4 of their size
+        frame = browser.find_element(By.ID, "graph").rect
+        for target in ("layers.1.neurons.6", "layers.0.neurons.0", "layers.2.neurons.0"):
+            k = neuron_frames(browser, target)[0]
+            browser.execute_script("window.micrograd.step(arguments[0])", k)
+            box = browser.find_element(By.CSS_SELECTOR, f'[data-neuron="{target}"]')
+            assert "active" in box.get_attribute("class").split()
+            r = box.rect  # followed: the step's neuron is in the frame
+            assert frame["x"] <= r["x"] and r["x"] + r["width"] <= frame["x"] + frame["width"]
+            assert frame["y"] <= r["y"] and r["y"] + r["height"] <= frame["y"] + frame["height"]
+        # a step from a neuron of layer 1 back into one of layer 0: that one is the += 's target,
+        # and the gradient flows along the edge between the two boxes
+        k, into = browser.execute_script(
+            "const m = window.micrograd, at = [];"
+            "m.neurons.forEach((n, i) => n.members.forEach((j) => { at[j] = i; }));"
+            "const k = m.frames.findIndex((f) => at[f.node] !== undefined && at[f.input] !== undefined"
+            "  && m.neurons[at[f.node]].name.startsWith('layers.1.') && at[f.node] !== at[f.input]);"
+            "return [k, m.neurons[at[m.frames[k].input]].name];"
+        )
+        browser.execute_script("window.micrograd.step(arguments[0])", k)
+        target = browser.find_element(By.CSS_SELECTOR, f'[data-neuron="{into}"]')
+        assert "target" in target.get_attribute("class").split()
+        assert len(browser.find_elements(By.CSS_SELECTOR, "path.edge.flow")) == 1
+        assert browser.find_element(By.CSS_SELECTOR, '[data-role="local"]').text.startswith("×")
+        screenshot(browser, "stepper-neurons.png", tmp_path)
+    finally:
+        browser.close()
+        browser.switch_to.window(main)
+
+
+def test_graphs_without_neurons_keep_the_plain_picture(browser, tmp_path):
+    """No neurons (a*b+c, the seed question): no neuron view, no zoom buttons, the picture as it
+    was, sized by its viewBox."""
+    from selenium.webdriver.common.by import By
+
+    page = tmp_path / "plain.html"
+    stepper(seed_question()).save(str(page))
+    browser.get(page.as_uri())
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-neuron], [data-role='view']") == []
+    assert not browser.find_element(By.ID, "tools").is_displayed()
+    assert not browser.find_element(By.ID, "neuron-help").is_displayed()
+    assert browser.find_element(By.CSS_SELECTOR, "#graph svg").get_dom_attribute("viewBox")
+    assert browser.execute_script("return window.micrograd.neurons") == []
+
+
+def test_hostile_neuron_names_are_shown_not_run(browser, tmp_path):
+    """A neuron named with markup (its parameters' prefix) is shown as text in its box, its frame
+    and the step's line; no script of its runs."""
+    from selenium.webdriver.common.by import By
+
+    hostile = "<img src=x onerror=window.pwned=1></script><script>window.pwned=2</script>"
+    w0, w1, b = Value(0.5), Value(-1.0), Value(0.25)
+    out = (b + w0 * Value(2.0) + w1 * Value(0.5)).relu()
+    named = [(f"{hostile}.w.0", w0), (f"{hostile}.w.1", w1), (f"{hostile}.b", b)]
+    page = tmp_path / "hostile-neuron.html"
+    stepper(out * 2, params=named).save(str(page))
+    browser.get(page.as_uri())
+    box = browser.find_element(By.CSS_SELECTOR, "[data-neuron]")
+    assert box.get_attribute("data-neuron") == hostile
+    assert hostile in box.get_attribute("textContent")
+    browser.execute_script("window.micrograd.step(window.micrograd.steps)")
+    box.click()
+    frame = browser.find_element(By.CSS_SELECTOR, '.outline [data-role="collapse"]')
+    assert hostile in frame.get_attribute("textContent")
+    assert browser.execute_script("return window.pwned") is None

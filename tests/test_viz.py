@@ -512,3 +512,166 @@ def test_the_legend_says_what_0_and_1_on_an_edge_mean():
     assert "0, 1 on an edge: the op's first and second operand" in to_dot(a / b)
     assert "边上的 0、1" in to_dot(a**b, lang="zh")
     assert "legend_operands" not in to_dot(a * b)  # * and + take their operands in any order
+
+
+# ---------------------------------------------------------------- the neuron view of the stepper
+def mlp_loss(sizes, samples, seed=0):
+    """An MLP of micrograd.nn and the hinge loss of `samples` ((x1, x2, y) each) summed."""
+    import random
+
+    from micrograd.nn import MLP
+
+    random.seed(seed)
+    model = MLP(2, sizes)
+    losses = [(1 + -y * model([Value(a), Value(b)])).relu() for a, b, y in samples]
+    loss = sum(losses[1:], losses[0])
+    loss.label = "loss"
+    return model, loss
+
+
+def neurons_of(model, loss):
+    from micrograd.engine import topo_order
+    from micrograd.teach.neurons import find_neurons
+
+    return find_neurons(topo_order(loss), model.named_parameters())
+
+
+@pytest.mark.parametrize("sizes", [[3, 1], [8, 8, 1]])
+def test_each_neuron_of_an_mlp_is_found_with_its_ops(sizes):
+    """A neuron with n inputs computes n products w_i*x_i and n sums (from the bias on), then its
+    relu if it has one: those are its members; its parameters are listed apart."""
+    model, loss = mlp_loss(sizes, [(0.5, -1.0, 1.0)])
+    found = neurons_of(model, loss)
+    want = [
+        (f"layers.{i}.neurons.{j}", nin, i < len(sizes) - 1)
+        for i, (nin, nout) in enumerate(zip([2, *sizes], sizes))
+        for j in range(nout)
+    ]
+    assert [n.name for n in found] == [name for name, _, _ in want]
+    for n, (_, nin, nonlin) in zip(found, want):
+        ops = [v._op for v in n.members]
+        assert (ops.count("*"), ops.count("+"), ops.count("ReLU")) == (nin, nin, int(nonlin))
+        assert len(n.members) == 2 * nin + nonlin and n.sample is None
+        assert n.params == tuple(
+            p for name, p in model.named_parameters() if name.startswith(n.name + ".")
+        )
+        assert n.activation == ("relu" if nonlin else None)
+        assert n.out is (n.members[-1] if nonlin else n.pre) and n.pre._op == "+"
+        assert n.dead == (nonlin and n.out.data == 0)
+        assert not set(n.params) & set(n.members)
+    assert loss not in {v for n in found for v in n.members}  # the loss is no neuron's
+
+
+def test_a_batch_holds_each_neuron_once_per_sample():
+    model, loss = mlp_loss([3, 1], [(0.5, -1.0, 1.0), (-2.0, 0.25, -1.0)])
+    found = neurons_of(model, loss)
+    assert [(n.name, n.sample) for n in found if n.name == "layers.0.neurons.1"] == [
+        ("layers.0.neurons.1", 1),
+        ("layers.0.neurons.1", 2),
+    ]
+    assert len(found) == 8 and {n.sample for n in found} == {1, 2}
+    members = [v for n in found for v in n.members]
+    assert len(members) == len(set(members)) == 2 * (3 * 5 + 6)  # no node in two neurons
+    first, second = (n for n in found if n.name == "layers.1.neurons.0")
+    assert first.params == second.params  # the samples share the weights
+
+
+def test_graphs_without_neurons_have_no_neuron_view():
+    """No names of neurons, names that are not a neuron's, and the sum of the squared parameters
+    of an MLP (it depends on all of them, but is no w·x+b): nothing is found."""
+    from micrograd.engine import topo_order
+    from micrograd.teach.neurons import find_neurons
+
+    a, b, c, L = seed_example()
+    order = topo_order(L)
+    assert find_neurons(order, []) == []
+    assert find_neurons(order, [("w", a), ("b", c)]) == []  # "w" is not "w.0"
+    assert find_neurons(order, [("w.0", a)]) == []  # a weight without a bias
+    model, _ = mlp_loss([3, 1], [(0.5, -1.0, 1.0)])
+    penalty = sum((p * p for p in model.parameters()), Value(0.0))
+    assert find_neurons(topo_order(penalty), model.named_parameters()) == []
+
+
+def test_a_lone_neuron_and_a_dead_relu():
+    from micrograd.engine import topo_order
+    from micrograd.nn import Neuron
+    from micrograd.teach.neurons import find_neurons
+
+    n = Neuron(2)
+    n.w[0].data, n.w[1].data, n.b.data = 1.0, 1.0, -5.0  # relu(1 + 2 - 5) = relu(-2) = 0
+    out = n([Value(1.0), Value(2.0)])
+    (found,) = find_neurons(topo_order(out * 3), n.named_parameters())
+    assert (found.name, found.activation, found.dead, found.out) == ("", "relu", True, out)
+
+
+def _overlapping(nodes):
+    """The pairs of nodes whose boxes overlap."""
+    return [
+        (a["id"], b["id"])
+        for i, a in enumerate(nodes)
+        for b in nodes[i + 1 :]
+        if abs(a["x"] - b["x"]) < (a["w"] + b["w"]) / 2
+        and abs(a["y"] - b["y"]) < (a["h"] + b["h"]) / 2
+    ]
+
+
+@pytest.mark.parametrize("graphviz", [True, False])
+def test_the_stepper_page_carries_the_neurons_of_an_mlp_only(monkeypatch, graphviz):
+    from micrograd.viz import stepper
+
+    if not graphviz:
+        monkeypatch.setenv("PATH", "")  # no Graphviz: columns by depth
+    elif DOT is None:
+        pytest.skip("Graphviz's dot is not installed")
+    model, loss = mlp_loss([3, 1], [(0.5, -1.0, 1.0)])
+    data = _page_data(stepper(loss, params=model).page)
+    names = [n["name"] for n in data["neurons"]]
+    assert names == [f"layers.0.neurons.{j}" for j in range(3)] + ["layers.1.neurons.0"]
+    boxes = {n["id"]: n for n in data["nodes"]}
+    for n in data["neurons"]:
+        assert {boxes[f"v{j}"]["kind"] for j in n["members"]} == {"inner"}
+        assert {boxes[f"v{j}"]["kind"] for j in n["params"]} == {"param"}
+        assert n["out"] in n["members"] and n["data"] == boxes[f"v{n['out']}"]["data"]
+    collapsed = data["collapsed"]
+    kinds = [n["kind"] for n in collapsed["nodes"]]
+    assert kinds.count("neuron") == 4 and "param" not in kinds  # the weights are inside
+    assert collapsed["size"][0] > 0 and all(n["x"] > 0 and n["y"] > 0 for n in collapsed["nodes"])
+    assert _overlapping(collapsed["nodes"]) == []
+    x = {n["name"] if n["kind"] != "neuron" else n["id"]: n["x"] for n in collapsed["nodes"]}
+    assert x["0.5"] < x["n0"] < x["n3"] < x["loss"]  # an input, a hidden neuron, the output one
+    # one edge per neuron-to-neuron dependence: each of the 3 hidden neurons feeds the output one
+    hidden = {f"n{j}" for j in range(3)}
+    assert sorted((e["from"], e["to"]) for e in collapsed["edges"] if e["to"] == "n3") == sorted(
+        (h, "n3") for h in hidden
+    )
+    a, b, c, L = seed_example()
+    plain = _page_data(stepper(L, params=[("a", a)]).page)
+    assert plain["neurons"] == [] and plain["collapsed"] is None
+
+
+def test_the_ops_of_a_neuron_are_named_by_their_place_in_it():
+    """L2-2: inside a neuron the names say what each op is (no `n301`), in explain and the
+    stepper alike: its products, its partial sums, its w·x+b and its output."""
+    import random
+
+    from micrograd.engine import topo_order
+    from micrograd.nn import MLP
+    from micrograd.teach.drawings import names
+    from micrograd.teach.neurons import find_neurons
+
+    random.seed(5)
+    model = MLP(2, [2, 1])
+    samples = [[Value(0.5), Value(-1.0)], [Value(2.0), Value(0.25)]]
+    loss = sum(model(x) for x in samples)
+    name = names(topo_order(loss), model)
+    shown = set(name.values())
+    for sample in ("[1]", "[2]"):  # a batch of two: each neuron twice
+        neuron = "layers.0.neurons.1" + sample
+        assert {f"{neuron}:w.0·x", f"{neuron}:w.1·x", f"{neuron}:b+w·x[:1]"} <= shown
+        assert {f"{neuron}:w·x+b", neuron, "layers.1.neurons.0" + sample} <= shown
+    inside = [
+        v for n in find_neurons(topo_order(loss), model.named_parameters()) for v in n.members
+    ]
+    assert len(inside) == 2 * (2 * 5 + 4) and not any(name[v].startswith("n") for v in inside)
+    one = model(samples[0])  # one sample: no [k]
+    assert "layers.0.neurons.0:w·x+b" in names(topo_order(one), model).values()

@@ -86,9 +86,11 @@ def named_params(params: Any) -> tuple[dict[Value, str], set[Value]]:
 
 def names(order: list[Value], params: Any = ()) -> dict[Value, str]:
     """A name per Value, never the same for two Values: its label; else, given `params` (a Module,
-    or (name, Value) pairs), the parameter's name; else its formula when short ("(a*b)"), its
+    or (name, Value) pairs), the parameter's name, or for the ops of a neuron of micrograd.nn
+    its place in the neuron (see _neuron_names); else its formula when short ("(a*b)"), its
     number for a leaf; else a short id ("n7"). A name already taken gets "#2", "#3"... after it."""
     param_name = named_params(params)[0]
+    in_neuron = _neuron_names(order, param_name)
     result: dict[Value, str] = {}
     taken: dict[str, int] = {}
     for i, v in enumerate(order):
@@ -96,6 +98,8 @@ def names(order: list[Value], params: Any = ()) -> dict[Value, str]:
             name = v.label
         elif v in param_name:
             name = param_name[v]
+        elif v in in_neuron:
+            name = in_neuron[v]
         elif not v._prev:
             name = fmt_number(v.data)
         else:
@@ -104,6 +108,33 @@ def names(order: list[Value], params: Any = ()) -> dict[Value, str]:
         taken[name] = taken.get(name, 0) + 1
         result[v] = name if taken[name] == 1 else f"{name}#{taken[name]}"
     return result
+
+
+def _neuron_names(order: list[Value], param_name: dict[Value, str]) -> dict[Value, str]:
+    """The ops of each neuron the graph computes (micrograd.teach.neurons), named by the neuron:
+    `layers.0.neurons.3` its output, `...:w·x+b` the complete sum, `...:w.1·x` a product and
+    `...:b+w·x[:2]` the bias plus the first two products; `[2]` after the neuron's name is the
+    second sample of a batch."""
+    if not param_name:
+        return {}
+    from micrograd.teach.neurons import find_neurons
+
+    found: dict[Value, str] = {}
+    for n in find_neurons(order, [(name, p) for p, name in param_name.items()]):
+        neuron = n.name or "neuron"
+        if n.sample is not None:
+            neuron += f"[{n.sample}]"
+        terms: dict[Value, int] = {}  # how many products w_i*x_i a member adds up
+        for v in n.members:
+            if v._op == "*":
+                w = next(p for p in v._prev if p in n.params)
+                terms[v] = 1
+                found[v] = f"{neuron}:{'.'.join(param_name[w].rsplit('.', 2)[-2:])}·x"
+            else:
+                terms[v] = sum(terms.get(p, 0) for p in v._prev)
+                found[v] = f"{neuron}:w·x+b" if v is n.pre else f"{neuron}:b+w·x[:{terms[v]}]"
+        found[n.out] = neuron  # the activation's output, or w·x+b itself for a linear neuron
+    return found
 
 
 @dataclass

@@ -7,6 +7,8 @@ import html
 import json
 import shutil
 import subprocess
+from collections import Counter
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -24,9 +26,11 @@ from micrograd.teach.drawings import (
 from micrograd.teach.explain import Contribution, explain
 from micrograd.teach.messages import MESSAGES
 from micrograd.teach.messages import text as say
+from micrograd.teach.neurons import GraphNeuron, find_neurons
 from micrograd.teach.quiz import TOLERANCE, questions
 
 _BOX_W, _BOX_H, _OP_R = 150, 58, 16  # sizes in the page, in pixels
+_NEURON_W, _NEURON_H = 200, 74  # a neuron's box: four lines of text
 
 
 class Stepper:
@@ -73,7 +77,13 @@ def stepper(
     Every Value's box carries data-name and data-grad (the grad at the current step); the buttons
     carry data-action="prev", "next", "play" (and "check", "show" beside the answer field
     data-action="answer" of a quiz, whose score has data-right and data-asked); the page has
-    window.micrograd.step(k)."""
+    window.micrograd.step(k).
+
+    When `params` names the parameters of micrograd.nn neurons (a Module such as an MLP) and the
+    graph computes them (micrograd.teach.neurons), the page opens on the neuron view: each neuron
+    one box `w·x+b → relu` (data-neuron, data-dead for a ReLU whose output is 0), expanded to its
+    scalar ops by a click, zoomed and panned (data-action="zoom-in", "zoom-out", "fit", "follow",
+    "expand-all", "collapse"), following the current step."""
     named, every = named_params(params)
     params = [(n, p) for p, n in named.items()] + [p for p in every if p not in named]
     ex = explain(root, max_nodes, params, lang)
@@ -85,6 +95,7 @@ def stepper(
     frames: list[dict[str, Any]] = [{"text": say("order", ex.lang, order=", ".join(ex.order))}]
     start = say("start", ex.lang, root=ex.root)
     frames.append({"set": [[index[root], _grad_text(1.0)]], "text": start, "node": index[root]})
+    neurons = find_neurons(order, [(n, p) for p, n in named.items()])
     for s in ex.steps:
         node = index[by_name[s.node]]
         shown: list[Contribution | None] = [*s.contributions] or [None]  # a step adds nothing
@@ -108,7 +119,9 @@ def stepper(
     data = {
         "title": f"{ex.root}.backward()",
         "frames": frames,
-        **_layout(order, root, name, every),
+        **_layout(order, root, name, every, neurons),
+        "neurons": [_neuron_data(n, index) for n in neurons],
+        "collapsed": _neuron_layout(order, root, name, every, neurons) if neurons else None,
         "words": {k: MESSAGES[ex.lang][k] for k in _PAGE_WORDS},
         "lang": ex.lang,
         "quiz": quiz,
@@ -124,7 +137,24 @@ _PAGE_WORDS = (
     "skip_zero",
     "nudge_cannot",
     *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
+    *("neuron", "neuron_help", "neuron_dead", "neuron_sample", "neuron_inside"),
+    *("view_zoom_in", "view_zoom_out", "view_fit", "view_follow", "view_expand_all"),
+    *("view_collapse_all", "view_collapse"),
 )
+
+
+def _neuron_data(n: GraphNeuron, index: dict[Value, int]) -> dict[str, Any]:
+    """A neuron as the page draws it: its Values by index, its output's data, whether it is dead."""
+    return {
+        "name": n.name,
+        "sample": n.sample,
+        "members": [index[v] for v in n.members],
+        "params": [index[p] for p in n.params],
+        "out": index[n.out],
+        "activation": n.activation,
+        "dead": n.dead,
+        "data": fmt4(n.out.data),
+    }
 
 
 def _forward_program(order: list[Value], index: dict[Value, int]) -> list[Any]:
@@ -161,9 +191,16 @@ def page_with_data(name: str, data: Any, package: str = "micrograd.teach") -> st
     return template.replace("/*DATA*/null", script_json(data))
 
 
-def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set[Value]) -> Any:
+def _layout(
+    order: list[Value],
+    root: Value,
+    name: dict[Value, str],
+    params: set[Value],
+    neurons: Sequence[GraphNeuron] = (),
+) -> dict[str, Any]:
     """Boxes, op circles and edges with their places in the page: Graphviz's layout when `dot` is
-    installed, else columns by depth (leaves left, the output right)."""
+    installed (each neuron's nodes kept together), else columns by depth (leaves left, the output
+    right)."""
     index = {v: i for i, v in enumerate(order)}
     nodes: dict[str, dict[str, Any]] = {}
     edges: list[tuple[str, str]] = []
@@ -178,18 +215,90 @@ def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set
             depth[f"v{i}"] = depth[f"v{i}op"] + 1
             edges += [(f"v{index[p]}", f"v{i}op") for p in v._prev]
             edges.append((f"v{i}op", f"v{i}"))
+    # a parameter goes with its neuron, unless several samples of a batch share it
+    shared = Counter(p for n in neurons for p in n.params)
+    clusters = [
+        [f"v{index[v]}{end}" for v in n.members for end in ("", "op")]
+        + [f"v{index[p]}" for p in n.params if shared[p] == 1]
+        for n in neurons
+    ]
+    return _placed(nodes, edges, depth, clusters)
+
+
+def _neuron_layout(
+    order: list[Value],
+    root: Value,
+    name: dict[Value, str],
+    params: set[Value],
+    neurons: list[GraphNeuron],
+) -> dict[str, Any]:
+    """The neuron view's places: each neuron one box holding its ops (and the parameters that only
+    neurons use), every other Value and op as _layout draws it, one edge per dependence."""
+    index = {v: i for i, v in enumerate(order)}
+    box = {v: f"n{k}" for k, n in enumerate(neurons) for v in n.members}
+    used_outside = {p for v in order if v not in box for p in v._prev}
+    inside = {p for n in neurons for p in n.params if p not in used_outside and p is not root}
+    nodes: dict[str, dict[str, Any]] = {
+        f"n{k}": {"kind": "neuron", "name": n.name, "neuron": k} for k, n in enumerate(neurons)
+    }
+    edges: dict[tuple[str, str], None] = {}  # each edge once (a neuron's ops share it), in order
+    depth: dict[str, int] = dict.fromkeys(nodes, 0)
+    for i, v in enumerate(order):
+        if v in inside:
+            continue
+        key = box.get(v, f"v{i}")
+        into = key  # where v's inputs go in: its neuron, or its op circle
+        if v not in box:
+            nodes[key] = {
+                "kind": kind_of(v, root, params),
+                "name": name[v],
+                "data": fmt4(v.data),
+                "value": i,
+            }
+            if v._prev:
+                into = f"v{i}op"
+                nodes[into] = {"kind": "op", "name": v._op}
+        for p in v._prev:
+            if p in inside:
+                continue
+            source = box.get(p, f"v{index[p]}")
+            if source != into:
+                edges[source, into] = None
+                depth[into] = max(depth.get(into, 0), depth[source] + 1)
+        depth.setdefault(into, 0)
+        if into != key:
+            edges[into, key] = None
+            depth[key] = depth[into] + 1
+    # columns further apart: each neuron of a layer feeds each of the next, and those edges need room
+    return _placed(nodes, list(edges), depth, [], ranksep=0.75)
+
+
+def _placed(
+    nodes: dict[str, dict[str, Any]],
+    edges: list[tuple[str, str]],
+    depth: dict[str, int],
+    clusters: list[list[str]],
+    ranksep: float = 0.5,
+) -> dict[str, Any]:
+    """The nodes with their sizes and places, the edges' paths and the picture's size; `ranksep`
+    is dot's space between columns, in inches."""
     for node in nodes.values():  # sizes in pixels
         node["w"], node["h"] = (
             (2 * _OP_R, 2 * _OP_R)
             if node["kind"] == "op"
             else (56, 28)
             if node["kind"] == "const"
+            else (_NEURON_W, _NEURON_H)
+            if node["kind"] == "neuron"
             else (_BOX_W, _BOX_H)
         )
     dot = shutil.which("dot") and len(nodes) <= DOT_LAYOUT_NODES
-    paths = _dot_places(nodes, edges) if dot else None
+    paths = _dot_places(nodes, edges, clusters, ranksep) if dot else None
     if paths is None:
-        paths = _column_places(nodes, edges, depth)
+        # side by side, a layer's neurons and the next layer's need more room than box, op, box
+        wide = any(n["kind"] == "neuron" for n in nodes.values())
+        apart = (_NEURON_W + 40, _NEURON_H + 28) if wide else (_BOX_W / 2 + 50, _BOX_H + 24)
+        paths = _column_places(nodes, edges, depth, *apart)
     width = max(n["x"] + n["w"] / 2 for n in nodes.values()) + 20
     height = max(n["y"] + n["h"] / 2 for n in nodes.values()) + 20
     return {
@@ -200,15 +309,20 @@ def _layout(order: list[Value], root: Value, name: dict[Value, str], params: set
 
 
 def _column_places(
-    nodes: dict[str, dict[str, Any]], edges: list[tuple[str, str]], depth: dict[str, int]
+    nodes: dict[str, dict[str, Any]],
+    edges: list[tuple[str, str]],
+    depth: dict[str, int],
+    column_step: float,
+    row_step: float,
 ) -> list[dict[str, Any]]:
-    """Without Graphviz: a column per depth, nodes stacked in the order of topo_order."""
+    """Without Graphviz: a column per depth, nodes stacked in the order of topo_order, the
+    columns and rows `column_step` and `row_step` pixels apart."""
     rows: dict[int, int] = {}
     for key, node in nodes.items():
         column = depth[key]
         row = rows[column] = rows.get(column, -1) + 1
-        node["x"] = 20 + _BOX_W / 2 + column * (_BOX_W / 2 + 50)
-        node["y"] = 20 + _BOX_H / 2 + row * (_BOX_H + 24)
+        node["x"] = 20 + _BOX_W / 2 + column * column_step
+        node["y"] = 20 + _BOX_H / 2 + row * row_step
     return [{"from": a, "to": b, "d": _line(nodes[a], nodes[b])} for a, b in edges]
 
 
@@ -220,15 +334,20 @@ def _line(a: dict[str, Any], b: dict[str, Any]) -> str:
 
 
 def _dot_places(
-    nodes: dict[str, dict[str, Any]], edges: list[tuple[str, str]]
+    nodes: dict[str, dict[str, Any]],
+    edges: list[tuple[str, str]],
+    clusters: list[list[str]],
+    ranksep: float,
 ) -> list[dict[str, Any]] | None:
-    """Graphviz's places for the nodes and splines for the edges (`dot -Tplain`), in pixels;
-    None when dot fails, so the page still comes out."""
-    lines = ["digraph { rankdir=LR; nodesep=0.25; ranksep=0.5;"]
+    """Graphviz's places for the nodes and splines for the edges (`dot -Tplain`), in pixels, each
+    cluster's nodes kept together; None when dot fails, so the page still comes out."""
+    lines = [f"digraph {{ rankdir=LR; nodesep=0.25; ranksep={ranksep};"]
     for key, n in nodes.items():
         lines.append(
             f"{key} [shape=box, fixedsize=true, width={n['w'] / 72:.3f}, height={n['h'] / 72:.3f}];"
         )
+    for k, keys in enumerate(clusters):
+        lines.append(f"subgraph cluster_{k} {{ {'; '.join(keys)}; }}")
     lines += [f"{a} -> {b};" for a, b in edges]
     lines.append("}")
     try:
