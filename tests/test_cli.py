@@ -398,8 +398,24 @@ def test_demo_and_train_take_lang_and_train_as_before(tmp_path, capsys):
     out = tmp_path / "out"
     args = ["--steps", "2", "--no-plot", "--quiet", "--out", str(out), "--lang", "zh"]
     assert main(["train", *args]) == 0
-    assert "test accuracy: " in capsys.readouterr().out
+    assert "测试集准确率：" in capsys.readouterr().out  # what it prints is Chinese too
     assert os.listdir(out) == ["model.json"]
+
+
+def test_train_prints_chinese_and_errs_in_chinese(tmp_path, capsys):
+    args = ["--steps", "3", "--no-plot", "--lang", "zh", "--out", str(tmp_path / "o")]
+    assert main(["train", *args]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "训练集准确率：" in printed
+        and "训练了 3 步" in printed
+        and "已把 model.json 写入" in printed
+    )
+    (tmp_path / "file").write_text("x")
+    assert main(["demo", "--lang", "zh", "--out", str(tmp_path / "file")]) == 1
+    assert "已存在，但不是文件夹" in capsys.readouterr().err
+    assert main(["train", "--data", "mnist", "--lang", "zh"]) == 2
+    assert "需要 --data-dir DIR" in capsys.readouterr().err
 
 
 def test_every_help_text_exists_in_every_language():
@@ -409,8 +425,9 @@ def test_every_help_text_exists_in_every_language():
     for table in (TEXTS, WORDS):
         assert table["en"].keys() == table["zh"].keys()
         for key, en in table["en"].items():  # the same placeholders to fill in, in both
-            fields = sorted(re.findall(r"%\(\w+\)s|{\w+}", en))
-            assert fields == sorted(re.findall(r"%\(\w+\)s|{\w+}", table["zh"][key])), key
+            field = r"%\(\w+\)s|{\w+(?:[:!][^}]*)?}"  # %(default)s, {name}, {name:.2f}
+            fields = sorted(re.findall(field, en))
+            assert fields == sorted(re.findall(field, table["zh"][key])), key
 
 
 # ---------------------------------------------------------------------------- the red-team review

@@ -233,6 +233,19 @@ def test_a_forgotten_closure_passes_nothing_back_and_says_so(op):
     assert x.grad == 1.0 + 999
 
 
+def test_the_engine_warnings_are_in_the_learners_language(monkeypatch):
+    """L2-11: with LANG=zh_* the forgotten-closure and nan warnings are Chinese."""
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    x = Value(0.5)
+    out = Value(0.46, (x,), "tanh-zh")  # an op name of its own: warned once per name and place
+    with pytest.warns(
+        UserWarning, match=r"没有设置 _backward.*'tanh-zh'|'tanh-zh'.*没有设置 _backward"
+    ):
+        out.backward()
+    with pytest.warns(RuntimeWarning, match="对 nan 调用了 backward()"):
+        (Value(-1.0) ** 0.5).backward()
+
+
 def test_no_grad_records_no_graph():
     a = Value(2.0)
     with no_grad():

@@ -63,3 +63,21 @@ def test_a_learners_slips_are_answered_with_what_to_type(text, en, zh):
     assert en in str(caught.value) and zh in caught.value.text("zh")
     assert "BinOp" not in caught.value.text("zh")
     assert parse_expression("2e3*a", {"a": 1.0}).data == 2000.0  # a number in e-notation is no slip
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "english", "chinese"),
+    [
+        ("log(a)", {"a": 0.0}, "log is defined for positive numbers only", "log 只对正数有定义"),
+        ("a / b", {"a": 1.0, "b": 0.0}, "division by zero", "除数是 0"),
+        ("a ** -1", {"a": 0.0}, "cannot be raised to the negative power", "不能取负数次幂"),
+        ("exp(a)", {"a": 1000.0}, "too large for a float", "超出了浮点数的范围"),
+    ],
+)
+def test_an_op_that_cannot_be_computed_is_said_in_both_languages(text, names, english, chinese):
+    """L2-11: the engine's reason inside a Chinese message is Chinese too."""
+    with pytest.raises(ExpressionError) as info:
+        parse_expression(text, names)
+    assert english in info.value.text("en")
+    said = info.value.text("zh")
+    assert said.startswith("无法计算：运算 '") and chinese in said

@@ -136,7 +136,7 @@ class Value:
         the grads are Values with a graph of their own, to be differentiated again.
         """
         if self.data != self.data:  # nan: the grads will be too; say where to look (once)
-            warnings.warn(_NAN_OUTPUT, RuntimeWarning, stacklevel=2)
+            warnings.warn(_said("nan_backward"), RuntimeWarning, stacklevel=2)
         topo = topo_order(self)  # 1. every Value, inputs before the Values made from them
         with _backward_pass(topo, self, create_graph):  # 2. grads start at 0, and self.grad = 1
             if create_graph or modes.threads_in_a_mode:
@@ -257,10 +257,15 @@ class Value:
 
 
 FLAT_PICKLE = 1000
-_NAN_OUTPUT = (
-    "backward() of a nan: a forward op made it (such as a negative number to a fractional "
-    "power); run the forward inside micrograd.detect_anomaly() to find which"
-)
+
+
+def _said(key: str, **fields: object) -> str:
+    """A warning's text in the learner's language (Chinese where LANG says zh_*)."""
+    from micrograd.teach.messages import language, text  # only when there is something to say
+
+    return text(key, language(), **fields)
+
+
 _SLOTS = tuple(slot for slot in Value.__slots__ if slot != "__dict__")
 
 
@@ -538,12 +543,7 @@ class NoBackward:
         self.op = op
 
     def __call__(self) -> None:
-        warnings.warn(
-            f"a Value made by hand with op {self.op!r} and inputs has no _backward: its inputs "
-            "get nothing from it (set out._backward = _backward, the closure of its local "
-            "derivatives, as the lecture does)",
-            stacklevel=3,  # the line that called backward()
-        )
+        warnings.warn(_said("no_backward", op=self.op), stacklevel=3)  # at the backward() call
 
 
 def _read(x: Operand) -> float:

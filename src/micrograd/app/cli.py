@@ -24,7 +24,7 @@ from micrograd.app.commands import (
 from micrograd.app.defaults import DEFAULTS
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
-from micrograd.teach.messages import LANGUAGES, columns, language
+from micrograd.teach.messages import LANGUAGES, columns, language, op_error
 from micrograd.teach.messages import text as say
 
 
@@ -326,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("micrograd: error: out of memory; try smaller --hidden widths", file=sys.stderr)
         return 1
     except (ImportError, OSError, ValueError, ArithmeticError, TypeError) as e:
-        print(say("error", lang, message=str(e)), file=sys.stderr)
+        print(say("error", lang, message=op_error(e, lang)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("micrograd: interrupted", file=sys.stderr)

@@ -1,5 +1,5 @@
-"""The help texts of the `micrograd` command (its top level, demo, train and playground), in
-English and Chinese. Those of graph and explain are in micrograd.messages, practice's in
+"""The help texts of the `micrograd` command (its top level, demo, train and playground) and the
+lines demo and train print, in English and Chinese. Those of graph and explain are in micrograd.messages, practice's in
 micrograd.practice.command."""
 
 from __future__ import annotations
@@ -37,6 +37,27 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_port": "port (default: %(default)s; 0: any free one)",
         "help_no_browser": "do not open a browser",
         "help_page_lang": "language of the page (default: from LANG)",
+        # what demo and train print
+        "out_train_accuracy": "train accuracy: {accuracy:.2f}",
+        "out_test_accuracy": "test accuracy: {accuracy:.2f}",
+        "out_done": "trained {steps} steps in {seconds:.1f} s; wrote {files} to {out}",
+        "out_progress": "training",
+        "out_step": "step {step}/{total}  loss {loss:.4f}  accuracy {accuracy:.2f}",
+        "out_first_loss": "note: the first loss is {loss:.2f}; a softmax over {classes} classes "
+        "starts near ln {classes} = {ln:.2f} when the first outputs are small: large initial "
+        "weights make confident wrong guesses that the first steps must undo",
+        # and the errors they stop with
+        "err_mnist_dir": "--data mnist needs --data-dir DIR, a folder with the four MNIST files",
+        "err_diverged": "training diverged at step {step} ({why}); try a smaller --lr (or "
+        "--momentum)",
+        "err_budget": "--hidden {hidden} builds about {values:,} Values a step, more than "
+        "{limit:,} (a scalar engine makes one Python object per number): choose smaller widths "
+        "or a smaller --batch-size,{numpy} or move the model to PyTorch (micrograd.export.to_torch)",
+        "err_budget_numpy": " or install numpy for the fast path (pip install "
+        "'micrograd-plus[fast]'),",
+        "err_out_empty": "--out needs a folder name",
+        "err_out_not_folder": "--out {folder}: exists and is not a folder",
+        "err_out_no_permission": "--out {folder}: no permission to write there",
     },
     "zh": {
         "about_micrograd": "一个极小的自动微分引擎：训练、画图、讲解。",
@@ -68,8 +89,30 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_port": "端口（默认：%(default)s；0：任意一个空闲端口）",
         "help_no_browser": "不打开浏览器",
         "help_page_lang": "网页的语言（默认按 LANG）",
+        "out_train_accuracy": "训练集准确率：{accuracy:.2f}",
+        "out_test_accuracy": "测试集准确率：{accuracy:.2f}",
+        "out_done": "训练了 {steps} 步，用时 {seconds:.1f} 秒；已把 {files} 写入 {out}",
+        "out_progress": "训练中",
+        "out_step": "第 {step}/{total} 步  损失 {loss:.4f}  准确率 {accuracy:.2f}",
+        "out_first_loss": "提示：第一步的损失是 {loss:.2f}。输出一开始都很小时，{classes} 个类别的 "
+        "softmax 损失应从 ln {classes} = {ln:.2f} 附近开始；初始权重太大，模型一开始就会很自信地"
+        "猜错，前几步得先把这些错纠正过来",
+        "err_mnist_dir": "--data mnist 需要 --data-dir DIR：存放四个 MNIST 文件的文件夹",
+        "err_diverged": "训练在第 {step} 步发散了（{why}）；试试更小的 --lr（或 --momentum）",
+        "err_budget": "--hidden {hidden} 每一步大约要建 {values:,} 个 Value，超过了上限 {limit:,}"
+        "（标量引擎为每个数建一个 Python 对象）：请选更小的宽度或更小的 --batch-size，{numpy}"
+        "或者把模型搬到 PyTorch（micrograd.export.to_torch）",
+        "err_budget_numpy": "或安装 numpy 走快速路径（pip install 'micrograd-plus[fast]'），",
+        "err_out_empty": "--out 需要一个文件夹名",
+        "err_out_not_folder": "--out {folder}：已存在，但不是文件夹",
+        "err_out_no_permission": "--out {folder}：没有在那里写文件的权限",
     },
 }
+
+
+def cli_line(key: str, lang: str, **fields: object) -> str:
+    """A line that demo or train prints, in `lang`, with `fields` filled in."""
+    return TEXTS[lang][key].format(**fields)
 
 
 def cli_text(key: str, lang: str) -> str:

@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Any
 
+from micrograd.app.cli_texts import cli_line
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
 from micrograd.engine import Value
 from micrograd.io import atomic_write, check_target, write_files
@@ -43,9 +44,7 @@ def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
 
     if args.data == "mnist":
         if not args.data_dir:
-            raise UsageError(
-                "--data mnist needs --data-dir DIR, a folder with the four MNIST files"
-            )
+            raise UsageError(cli_line("err_mnist_dir", language(args.lang)))
         return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
     if args.data == "digits":
         X, y = digits()
@@ -63,6 +62,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     from micrograd.nn import MLP
     from micrograd.optim import SGD, Adam, LinearLR
 
+    lang = language(args.lang)
     images = args.data in IMAGES
     for key, value in DEFAULTS["images" if images else "points"].items():
         if getattr(args, key, None) is None:
@@ -87,16 +87,16 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         from micrograd.app.plot import pyplot
 
         pyplot()
-    _check_out_folder(args.out)  # and if the results could not be written
+    _check_out_folder(args.out, lang)  # and if the results could not be written
 
-    bar = _progress(args.steps, args.quiet)
+    bar = _progress(args.steps, args.quiet, lang)
     start = time.perf_counter()
     done = [0]
 
     def on_step(step: int, loss: float, acc: float) -> None:
         if step == 0 and classes > 2 and loss > 2 * math.log(classes):
             bar(None, None)  # a line of its own, not inside the progress bar
-            print(_first_loss_hint(loss, classes), file=out)
+            print(_first_loss_hint(loss, classes, lang), file=out)
         done[0] = step + 1
         bar(loss, acc)
 
@@ -115,38 +115,39 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         )
     except FloatingPointError as e:
         bar(None, None)
-        raise ArithmeticError(
-            f"training diverged at step {done[0] + 1} ({str(e).split(';')[0]}); "
-            "try a smaller --lr (or --momentum)"
-        ) from None
+        why = str(e).split(";")[0]
+        raise ArithmeticError(cli_line("err_diverged", lang, step=done[0] + 1, why=why)) from None
     seconds = time.perf_counter() - start
     bar(None, None)
     train_acc, test_acc = clf.accuracy(X_train, y_train), clf.accuracy(X_test, y_test)
-    print(f"train accuracy: {train_acc:.2f}", file=out)
-    print(f"test accuracy: {test_acc:.2f}", file=out)
+    print(cli_line("out_train_accuracy", lang, accuracy=train_acc), file=out)
+    print(cli_line("out_test_accuracy", lang, accuracy=test_acc), file=out)
     files = {"model.json": model_bytes(model)}  # everything made before anything is written
     if not args.no_plot:
         from micrograd.app import plot
 
-        title = f"{args.data}: {model.spec}, test accuracy {test_acc:.2f}"
+        drawn = plot.picture_language(lang)
+        title = plot.WORDS[drawn]["title"].format(
+            data=args.data, spec=model.spec, accuracy=test_acc
+        )
         if images:
             predicted = clf.predict(X_test)
-            files["confusion.png"] = plot.confusion_matrix(y_test, predicted, classes, title=title)
+            files["confusion.png"] = plot.confusion_matrix(
+                y_test, predicted, classes, title=title, lang=drawn
+            )
             files["misclassified.png"] = plot.misclassified(
-                X_test, y_test, predicted, IMAGES[args.data]
+                X_test, y_test, predicted, IMAGES[args.data], lang=drawn
             )
         else:
             files["decision_boundary.png"] = plot.decision_boundary(
-                clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test
+                clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test, lang=drawn
             )
-        files["loss.png"] = plot.loss_curve(history)
+        files["loss.png"] = plot.loss_curve(history, lang=drawn)
     _write_out_folder(args.out, files)
     written = list(files)
     if not args.quiet:
-        print(
-            f"trained {args.steps} steps in {seconds:.1f} s; wrote {', '.join(written)} to {args.out}",
-            file=out,
-        )
+        done_line = {"steps": args.steps, "seconds": seconds, "files": ", ".join(written)}
+        print(cli_line("out_done", lang, **done_line, out=args.out), file=out)
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
 
 
@@ -167,13 +168,9 @@ def _fit_init_to_width(model: Any) -> None:
                 w.data *= scale
 
 
-def _first_loss_hint(loss: float, classes: int) -> str:
+def _first_loss_hint(loss: float, classes: int, lang: str = "en") -> str:
     """What a first loss far above ln(classes) says about the initialisation."""
-    return (
-        f"note: the first loss is {loss:.2f}; a softmax over {classes} classes starts near "
-        f"ln {classes} = {math.log(classes):.2f} when the first outputs are small: large initial "
-        "weights make confident wrong guesses that the first steps must undo"
-    )
+    return cli_line("out_first_loss", lang, loss=loss, classes=classes, ln=math.log(classes))
 
 
 def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
@@ -185,30 +182,26 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
     samples = (args.batch_size or SIZES.get(args.data, 60_000)) if eager else 1
     per_step = 2 * params * samples + 2 * params
     if per_step > MAX_VALUES_PER_STEP:
-        hint = (
-            " or install numpy for the fast path (pip install 'micrograd-plus[fast]'),"
-            if eager
-            else ""
-        )
+        lang = language(args.lang)
+        hint = cli_line("err_budget_numpy", lang) if eager else ""
+        hidden = ",".join(map(str, args.hidden))
+        limit = MAX_VALUES_PER_STEP
         raise UsageError(
-            f"--hidden {','.join(map(str, args.hidden))} builds about {per_step:,} Values a step, "
-            f"more than {MAX_VALUES_PER_STEP:,} (a scalar engine makes one Python object per "
-            f"number): choose smaller widths or a smaller --batch-size,{hint} or move the model "
-            "to PyTorch (micrograd.export.to_torch)"
+            cli_line("err_budget", lang, hidden=hidden, values=per_step, limit=limit, numpy=hint)
         )
 
 
-def _check_out_folder(folder: str) -> None:
+def _check_out_folder(folder: str, lang: str = "en") -> None:
     """OSError now, before training, if the results could not be written into `folder`."""
     if not folder:
-        raise UsageError("--out needs a folder name")
+        raise UsageError(cli_line("err_out_empty", lang))
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise OSError(f"--out {folder}: exists and is not a folder")
+        raise OSError(cli_line("err_out_not_folder", lang, folder=folder))
     parent = folder if os.path.isdir(folder) else os.path.dirname(os.path.abspath(folder))
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
     if not os.access(parent, os.W_OK):
-        raise OSError(f"--out {folder}: no permission to write there")
+        raise OSError(cli_line("err_out_no_permission", lang, folder=folder))
     for name in OUTPUTS:  # a file there that would be refused is refused now
         path = os.path.join(folder, name)
         if os.path.lexists(path):
@@ -230,7 +223,7 @@ def _write_out_folder(folder: str, files: dict[str, bytes]) -> None:
         raise
 
 
-def _progress(total: int, quiet: bool) -> Any:
+def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
     """A callback (loss, acc) that advances a tqdm bar; (None, None) closes it."""
     if quiet:
         return lambda loss, acc: None
@@ -244,12 +237,11 @@ def _progress(total: int, quiet: bool) -> Any:
                 return
             count[0] += 1
             if count[0] % max(1, total // 10) == 0:
-                print(
-                    f"step {count[0]}/{total}  loss {loss:.4f}  accuracy {acc:.2f}", file=sys.stderr
-                )
+                line = {"step": count[0], "total": total, "loss": loss, "accuracy": acc}
+                print(cli_line("out_step", lang, **line), file=sys.stderr)
 
         return report
-    bar = tqdm(total=total, desc="training", unit="step", file=sys.stderr)
+    bar = tqdm(total=total, desc=cli_line("out_progress", lang), unit="step", file=sys.stderr)
 
     def update(loss: float | None, acc: float | None) -> None:
         if loss is None:

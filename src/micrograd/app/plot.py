@@ -4,10 +4,54 @@ and for images a confusion matrix and the misclassified ones."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from micrograd.app.train import Classifier
 from micrograd.io import atomic_write
+
+# The pictures' words, in each language (the glossary's terms: 损失 loss, 准确率 accuracy).
+WORDS = {
+    "en": {
+        "step": "step",
+        "loss": "loss",
+        "train_accuracy": "train accuracy",
+        "train": "train",
+        "test": "test",
+        "predicted": "predicted",
+        "true": "true",
+        "no_mistakes": "no mistakes",
+        "misclassified": "{n} misclassified test images (true -> predicted)",
+        "title": "{data}: {spec}, test accuracy {accuracy:.2f}",
+    },
+    "zh": {
+        "step": "步数",
+        "loss": "损失",
+        "train_accuracy": "训练准确率",
+        "train": "训练集",
+        "test": "测试集",
+        "predicted": "预测的类别",
+        "true": "真实的类别",
+        "no_mistakes": "没有分错的",
+        "misclassified": "分错的测试图片：{n} 张（真实 -> 预测）",
+        "title": "{data}：{spec}，测试准确率 {accuracy:.2f}",
+    },
+}
+
+# Fonts with Chinese characters that matplotlib may find, the most common first.
+CJK_FONTS = (
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "Heiti SC",
+    "SimHei",
+    "Arial Unicode MS",
+)
 
 
 def pyplot():  # type: ignore[no-untyped-def]
@@ -22,6 +66,45 @@ def pyplot():  # type: ignore[no-untyped-def]
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def picture_language(lang: str) -> str:
+    """`lang` if the pictures can be drawn in it: Chinese needs a font with its characters, and
+    where matplotlib finds none the pictures stay English (stderr says why) rather than show
+    empty boxes."""
+    if lang != "zh" or _cjk_font() is not None:
+        return lang
+    import matplotlib
+
+    print(
+        "the pictures' labels are in English: matplotlib found no Chinese font (install "
+        "fonts-noto-cjk; if it is installed, delete matplotlib's font cache in "
+        f"{matplotlib.get_cachedir()})",
+        file=sys.stderr,
+    )
+    return "en"
+
+
+def _cjk_font() -> str | None:
+    """The first of CJK_FONTS that matplotlib knows, if any."""
+    pyplot()
+    from matplotlib import font_manager
+
+    found = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in found), None)
+
+
+@contextmanager
+def _drawing(lang: str) -> Iterator[dict[str, str]]:
+    """The words of `lang` (from picture_language), with a font that has them while the block
+    draws and saves the figure."""
+    plt = pyplot()
+    font = _cjk_font() if lang == "zh" else None
+    if font is None:
+        yield WORDS["en"]
+        return
+    with plt.rc_context({"font.family": "sans-serif", "font.sans-serif": [font, "DejaVu Sans"]}):
+        yield WORDS["zh"]
 
 
 def _png(fig, path: str | None) -> bytes:  # type: ignore[no-untyped-def]
@@ -43,6 +126,7 @@ def decision_boundary(
     X_test: Sequence[Sequence[float]] = (),
     y_test: Sequence[int] = (),
     resolution: int = 150,
+    lang: str = "en",
 ) -> bytes:
     """Colour the plane by predicted class and draw the points (test points hollow): PNG bytes,
     written to `path` too if given."""
@@ -56,40 +140,49 @@ def decision_boundary(
     grid = [[a, b] for b in g1 for a in g0]
     pred = clf.predict(grid)
     Z = [pred[j * resolution : (j + 1) * resolution] for j in range(resolution)]
-    fig, ax = plt.subplots(figsize=(6, 5))
-    colours = {"cmap": "Spectral", "vmin": 0, "vmax": clf.classes - 1}  # one colour per class
-    levels = [k - 0.5 for k in range(clf.classes + 1)]
-    ax.contourf(g0, g1, Z, levels=levels, alpha=0.4, **colours)
-    ax.scatter(
-        x0s[: len(X)], x1s[: len(X)], c=list(y), edgecolors="k", s=28, label="train", **colours
-    )
-    if X_test:
-        test = {"c": list(y_test), "marker": "s", "edgecolors": "k", "s": 28, "label": "test"}
-        ax.scatter(x0s[len(X) :], x1s[len(X) :], **test, **colours)
-        ax.legend(loc="upper right")
-    ax.set_xlim(lo0, hi0)
-    ax.set_ylim(lo1, hi1)
-    ax.set_title(title)
-    data = _png(fig, path)
+    with _drawing(lang) as w:
+        fig, ax = plt.subplots(figsize=(6, 5))
+        colours = {"cmap": "Spectral", "vmin": 0, "vmax": clf.classes - 1}  # a colour per class
+        levels = [k - 0.5 for k in range(clf.classes + 1)]
+        ax.contourf(g0, g1, Z, levels=levels, alpha=0.4, **colours)
+        train = {"c": list(y), "edgecolors": "k", "s": 28, "label": w["train"]}
+        ax.scatter(x0s[: len(X)], x1s[: len(X)], **train, **colours)
+        if X_test:
+            test = {
+                "c": list(y_test),
+                "marker": "s",
+                "edgecolors": "k",
+                "s": 28,
+                "label": w["test"],
+            }
+            ax.scatter(x0s[len(X) :], x1s[len(X) :], **test, **colours)
+            ax.legend(loc="upper right")
+        ax.set_xlim(lo0, hi0)
+        ax.set_ylim(lo1, hi1)
+        ax.set_title(title)
+        data = _png(fig, path)
     plt.close(fig)
     return data
 
 
-def loss_curve(history: Sequence[tuple[float, float]], path: str | None = None) -> bytes:
+def loss_curve(
+    history: Sequence[tuple[float, float]], path: str | None = None, lang: str = "en"
+) -> bytes:
     """Loss (log scale) and training accuracy against the step: PNG bytes, written to `path` too
     if given."""
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    steps = range(1, len(history) + 1)
-    ax.plot(steps, [h[0] for h in history], color="tab:blue")
-    ax.set_yscale("log")
-    ax.set_xlabel("step")
-    ax.set_ylabel("loss", color="tab:blue")
-    acc = ax.twinx()
-    acc.plot(steps, [h[1] for h in history], color="tab:orange")
-    acc.set_ylabel("train accuracy", color="tab:orange")
-    acc.set_ylim(0, 1.02)
-    data = _png(fig, path)
+    with _drawing(lang) as w:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        steps = range(1, len(history) + 1)
+        ax.plot(steps, [h[0] for h in history], color="tab:blue")
+        ax.set_yscale("log")
+        ax.set_xlabel(w["step"])
+        ax.set_ylabel(w["loss"], color="tab:blue")
+        acc = ax.twinx()
+        acc.plot(steps, [h[1] for h in history], color="tab:orange")
+        acc.set_ylabel(w["train_accuracy"], color="tab:orange")
+        acc.set_ylim(0, 1.02)
+        data = _png(fig, path)
     plt.close(fig)
     return data
 
@@ -100,6 +193,7 @@ def confusion_matrix(
     classes: int,
     path: str | None = None,
     title: str = "",
+    lang: str = "en",
 ) -> bytes:
     """How often each true class (rows) was predicted as each class (columns), with the counts
     written in the cells: PNG bytes, written to `path` too if given."""
@@ -107,20 +201,22 @@ def confusion_matrix(
     counts = [[0] * classes for _ in range(classes)]
     for t, p in zip(y, predicted):
         counts[t][p] += 1
-    fig, ax = plt.subplots(figsize=(5.5, 5))
-    ax.imshow(counts, cmap="Blues")
     top = max(max(row) for row in counts) or 1
-    for t in range(classes):
-        for p in range(classes):
-            if counts[t][p]:
-                colour = "white" if counts[t][p] > top / 2 else "black"
-                ax.text(p, t, str(counts[t][p]), ha="center", va="center", color=colour, fontsize=8)
-    ax.set_xticks(range(classes))
-    ax.set_yticks(range(classes))
-    ax.set_xlabel("predicted")
-    ax.set_ylabel("true")
-    ax.set_title(title, fontsize=9)
-    data = _png(fig, path)
+    with _drawing(lang) as w:
+        fig, ax = plt.subplots(figsize=(5.5, 5))
+        ax.imshow(counts, cmap="Blues")
+        for t in range(classes):
+            for p in range(classes):
+                if counts[t][p]:
+                    colour = "white" if counts[t][p] > top / 2 else "black"
+                    cell = {"ha": "center", "va": "center", "color": colour, "fontsize": 8}
+                    ax.text(p, t, str(counts[t][p]), **cell)
+        ax.set_xticks(range(classes))
+        ax.set_yticks(range(classes))
+        ax.set_xlabel(w["predicted"])
+        ax.set_ylabel(w["true"])
+        ax.set_title(title, fontsize=9)
+        data = _png(fig, path)
     plt.close(fig)
     return data
 
@@ -132,6 +228,7 @@ def misclassified(
     shape: tuple[int, int],
     path: str | None = None,
     limit: int = 32,
+    lang: str = "en",
 ) -> bytes:
     """A grid of the first `limit` images the model got wrong, each titled "true -> predicted":
     PNG bytes, written to `path` too if given."""
@@ -139,16 +236,17 @@ def misclassified(
     wrong = [i for i, (t, p) in enumerate(zip(y, predicted)) if t != p][:limit]
     cols = 8
     rows = max(1, -(-len(wrong) // cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(cols * 1.1, rows * 1.25), squeeze=False)
-    for ax in axes.flat:
-        ax.axis("off")
-    for ax, i in zip(axes.flat, wrong):
-        h, w = shape
-        ax.imshow([X[i][r * w : (r + 1) * w] for r in range(h)], cmap="gray_r")
-        ax.set_title(f"{y[i]} -> {predicted[i]}", fontsize=8)
-    if not wrong:
-        axes.flat[0].set_title("no mistakes", fontsize=9)
-    fig.suptitle(f"{len(wrong)} misclassified test images (true -> predicted)", fontsize=9)
-    data = _png(fig, path)
+    with _drawing(lang) as w:
+        fig, axes = plt.subplots(rows, cols, figsize=(cols * 1.1, rows * 1.25), squeeze=False)
+        for ax in axes.flat:
+            ax.axis("off")
+        for ax, i in zip(axes.flat, wrong):
+            h, w_ = shape
+            ax.imshow([X[i][r * w_ : (r + 1) * w_] for r in range(h)], cmap="gray_r")
+            ax.set_title(f"{y[i]} -> {predicted[i]}", fontsize=8)
+        if not wrong:
+            axes.flat[0].set_title(w["no_mistakes"], fontsize=9)
+        fig.suptitle(w["misclassified"].format(n=len(wrong)), fontsize=9)
+        data = _png(fig, path)
     plt.close(fig)
     return data

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Union
 
 from micrograd.engine import OPS, Value
+from micrograd.teach.messages import op_error
 from micrograd.teach.messages import text as say
 
 # every one-input op with a method of its name on Value: relu(x) is x.relu()
@@ -47,12 +48,15 @@ class ExpressionError(ValueError):
     `.text(lang)` the message in a language of that table."""
 
     def __init__(self, key: str, **fields: object) -> None:
-        self.key, self.fields = key, {k: str(v) for k, v in fields.items()}
+        self.key, self.fields = key, fields
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The message in `lang`."""
-        return say(self.key, lang, **self.fields)
+        """The message in `lang` (an op's error among the fields in `lang` too)."""
+        fields = {
+            k: op_error(v, lang) if isinstance(v, Exception) else v for k, v in self.fields.items()
+        }
+        return say(self.key, lang, **fields)
 
 
 # What learners type from maths or from other languages, and what to write here instead

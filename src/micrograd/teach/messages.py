@@ -9,6 +9,7 @@ starting with "zh" choose Chinese.
 from __future__ import annotations
 
 import os
+import re
 
 LANGUAGES = ("en", "zh")
 
@@ -62,6 +63,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "set_inf": "--set {name}: {number} is not a finite number",
         # the command line of explain and graph (micrograd.cli)
         "error": "micrograd: error: {message}",
+        "no_backward": "a Value made by hand with op {op!r} and inputs has no _backward: its "
+        "inputs get nothing from it (set out._backward = _backward, the closure of its local "
+        "derivatives, as the lecture does)",
+        "nan_backward": "backward() of a nan: a forward op made it (such as a negative number to "
+        "a fractional power); run the forward inside micrograd.detect_anomaly() to find which",
         "unknown_format": "unknown format '{fmt}' (from -o's extension): give --format, one of {formats}",
         "png_tty": "--format png writes binary data: give a file with -o FILE",
         "no_dot": "--format {fmt} needs Graphviz's 'dot' program, which is not installed: "
@@ -143,6 +149,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{node}.grad (the upstream grad) is {upstream}; += adds their product",
         "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
         "quiz_score": "{right} of {asked} right at the first try",
+        # the stepper's neuron view: an MLP's neurons, one box each
+        "neuron": "neuron",
+        "neuron_help": "Each box w·x+b → relu is one neuron: click it to see its scalar ops, "
+        "click again to fold them back. Grey and hatched: a dead ReLU (its output is 0), which "
+        "passes no gradient back. Zoom with + and − or Ctrl + the wheel; drag to move.",
+        "neuron_dead": "dead: relu = 0",
+        "neuron_sample": "sample {k}",
+        "neuron_inside": "inside: {step}",
+        "view_zoom_in": "zoom in",
+        "view_zoom_out": "zoom out",
+        "view_fit": "fit",
+        "view_follow": "follow the step",
+        "view_expand_all": "expand all",
+        "view_collapse_all": "collapse all",
+        "view_collapse": "collapse",
         "positionals": "positional arguments",
         "options": "options",
         "help_help": "show this help message and exit",
@@ -194,6 +215,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "set_nan": "--set {name}：{number} 不是数字",
         "set_inf": "--set {name}：{number} 不是有限的数字",
         "error": "micrograd：错误：{message}",
+        "no_backward": "这个 Value 是手工建的（运算 {op!r}，有父节点），但没有设置 _backward："
+        "它的父节点从它那里得不到任何梯度（请像讲座里那样写 out._backward = _backward，"
+        "即计算局部偏导的闭包）",
+        "nan_backward": "对 nan 调用了 backward()：前向传播里某个运算算出了 nan（例如负数的非整数次幂）；"
+        "把前向传播放进 micrograd.detect_anomaly() 里运行，就能找到是哪一个",
         "unknown_format": "未知的格式 '{fmt}'（来自 -o 的扩展名）：请用 --format 指定，可选 {formats}",
         "png_tty": "--format png 输出的是二进制数据：请用 -o 文件名 写入文件",
         "no_dot": "--format {fmt} 需要 Graphviz 的 'dot' 程序，但它没有安装："
@@ -268,6 +294,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{upstream}；+= 加上的是两者的乘积",
         "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
         "quiz_score": "首次答对 {right} / {asked}",
+        "neuron": "神经元",
+        "neuron_help": "每个 w·x+b → relu 方框是一个神经元：点击它展开成标量运算，再点击一次收起。"
+        "灰色带斜线的是死掉的 ReLU（输出为 0），梯度传不回去。用 + 和 − 或 Ctrl + 滚轮缩放，拖动来移动。",
+        "neuron_dead": "ReLU 输出 0，梯度传不回去",
+        "neuron_sample": "样本 {k}",
+        "neuron_inside": "内部：{step}",
+        "view_zoom_in": "放大",
+        "view_zoom_out": "缩小",
+        "view_fit": "全图",
+        "view_follow": "跟随当前步骤",
+        "view_expand_all": "全部展开",
+        "view_collapse_all": "全部收起",
+        "view_collapse": "收起",
         "positionals": "位置参数",
         "options": "选项",
         "help_help": "显示帮助并退出",
@@ -286,6 +325,34 @@ def language(lang: str | None = None) -> str:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+# The reasons the engine's ops give when they fail, in Chinese. An op's error reads
+# "op 'log' on (0.0): log is defined for positive numbers only, got 0.0" (micrograd.engine._fail).
+_OP_ERROR = re.compile(r"op '(.+?)' on \((.*?)\): (.*)", re.S)
+_REASONS_ZH = [
+    (r"log is defined for positive numbers only, got (.+)", r"log 只对正数有定义，收到的是 \1"),
+    (r"(.+) cannot be raised to the negative power (.+)", r"\1 不能取负数次幂（\2）"),
+    (r"the result is too large for a float", "结果太大，超出了浮点数的范围"),
+    (r"(?:float )?division by zero", "除数是 0"),
+    (r"math domain error", "超出了这个函数的定义域"),
+    (r"math range error", "结果超出了浮点数的范围"),
+]
+
+
+def op_error(e: BaseException, lang: str) -> str:
+    """The message of an error raised by an op of the engine, in `lang` (Chinese where its reason
+    is one the engine gives; any other message as it is)."""
+    message = str(e)
+    found = _OP_ERROR.fullmatch(message)
+    if lang != "zh" or found is None:
+        return message
+    op, inputs, reason = found.groups()
+    for pattern, chinese in _REASONS_ZH:
+        if re.fullmatch(pattern, reason):
+            reason = re.sub(pattern, chinese, reason)
+            break
+    return f"运算 '{op}'（输入 {inputs}）：{reason}"
 
 
 def text(key: str, lang: str, **fields: object) -> str:
