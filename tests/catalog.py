@@ -177,7 +177,7 @@ def missing(op: str) -> list[str]:
         from micrograd.fast import trace
 
         prog = trace(fn, [], len(xs), example=xs)
-        values, _, dx = prog.value_and_grad(np.array([xs]))
+        values, _, dx = prog.value_and_grad(np.array([xs]), input_grads=True)
         if not _close(float(values[0]), want_out) or not all(
             _close(float(dx[0, i]), want_local[i]) for i in range(len(xs))
         ):

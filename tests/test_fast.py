@@ -66,7 +66,7 @@ def test_multiclass_cross_entropy_program():
         [random.uniform(-1, 1), random.uniform(-1, 1)] + [float(k == i % 3) for k in range(3)]
         for i in range(20)
     ]
-    values, grads, input_grads = prog.value_and_grad(np.array(rows))
+    values, grads, input_grads = prog.value_and_grad(np.array(rows), input_grads=True)
     model.zero_grad()
     total = sum(cross_entropy_one(model(r[:2]), r[2:]) for r in rows)
     total.backward()
@@ -85,7 +85,7 @@ def test_random_programs_replay_like_eager(program, batch_size, rnd):
     batch = [xs] + [[x + rnd.uniform(-1e-3, 1e-3) for x in xs] for _ in range(batch_size - 1)]
     rows = [r for r in batch if not near_kink(steps, r)]
     assume(rows)
-    values, pgrad, igrads = prog.value_and_grad(np.array(rows))
+    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
     total_wgrad = 0.0
     for i, row in enumerate(rows):
         leaves = [Value(x) for x in row]
@@ -184,7 +184,7 @@ def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
     params = [Value(rnd.uniform(-1, 1)) for _ in range(n_params)]
     prog = trace(lambda *xs: run_layered(spec, params, xs), params, n_inputs)
     rows = [[rnd.uniform(-1, 1) for _ in range(n_inputs)] for _ in range(4)]
-    values, pgrads, igrads = prog.value_and_grad(np.array(rows))
+    values, pgrads, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
     eager_pgrads = np.zeros(n_params)
     for i, row in enumerate(rows):
         leaves = [Value(x) for x in row]
@@ -202,7 +202,7 @@ def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
 def test_one_row_of_OPS_defines_the_op_on_the_fast_path(monkeypatch, name):
     xs = [0.3, -1.7]
     f, out, grads = with_doubled_row(monkeypatch, name, xs)  # eager, with the replaced row
-    values, _, input_grads = trace(f, [], 2).value_and_grad(np.array([xs]))
+    values, _, input_grads = trace(f, [], 2).value_and_grad(np.array([xs]), input_grads=True)
     assert values[0] == pytest.approx(out, rel=1e-12)
     assert input_grads[0].tolist() == pytest.approx(grads, rel=1e-12)
 
@@ -253,8 +253,8 @@ def test_parameters_need_not_be_laid_out_as_an_mlp():
     shuffled = params[::-1]
     f = lambda a, b, c: model([a, b, c]).tanh()  # noqa: E731
     batch = np.array([[0.1, -0.5, 2.0], [1.0, 0.3, -0.2]])
-    v1, g1, x1 = trace(f, params, 3).value_and_grad(batch)
-    v2, g2, x2 = trace(f, shuffled, 3).value_and_grad(batch)
+    v1, g1, x1 = trace(f, params, 3).value_and_grad(batch, input_grads=True)
+    v2, g2, x2 = trace(f, shuffled, 3).value_and_grad(batch, input_grads=True)
     assert rel_err(v1, v2) == 0 and rel_err(g1, g2[::-1]) <= 1e-15 and rel_err(x1, x2) <= 1e-15
     _, g3, none = trace(f, params, 3).value_and_grad(batch, input_grads=False)
     assert none is None and rel_err(g3, g1) == 0
@@ -331,7 +331,7 @@ def test_logsumexp_is_one_fused_op_and_stays_stable():
     relus = [g for g in prog.groups if isinstance(g, RuleGroup) and g.rep._op == "ReLU"]
     assert not relus  # the max's relu chain is not replayed
     rows = [[1000.0, 0.0, -3.0, 1.0], [0.5, 0.25, 2.0, 0.0], [-800.0, -801.0, -799.5, 1.0]]
-    values, _, input_grads = prog.value_and_grad(np.array(rows))
+    values, _, input_grads = prog.value_and_grad(np.array(rows), input_grads=True)
     for row, v, dx in zip(rows, values, input_grads):
         out, grads = value_and_grads(f, row)
         assert rel_err(v, out) <= 1e-12 and rel_err(dx, grads) <= 1e-12
@@ -407,3 +407,35 @@ def test_truth_of_a_value_while_tracing_is_an_error():
     with pytest.raises(TraceError):
         trace(lambda x: x * 2 if x else x, [], 1)
     assert bool(Value(0.0)) is True  # eager: as the original (any object is true)
+
+
+def test_the_array_path_trains_as_the_values_do():
+    """pull() gives the program's parameter array, value_and_grad(params=theta) follows its
+    in-place updates, push() writes it back; input gradients only when asked."""
+    from micrograd.optim import SGD
+
+    def train(array):
+        random.seed(2)
+        model = MLP(2, [4, 1])
+        params = model.parameters()
+        prog = trace(lambda a, b, t: (1 + -t * model([a, b])).relu(), params, 3)
+        rows = np.array([[0.5, -1.0, 1.0], [-0.3, 0.8, -1.0], [1.2, 0.1, 1.0]])
+        optimizer = SGD(params, lr=0.1)
+        theta = prog.pull()
+        assert prog.pull() is theta  # one array per program: the layers' views of it stay valid
+        for _ in range(5):
+            if array:
+                losses, grads, dx = prog.value_and_grad(rows, 1 / 3, params=theta)
+                optimizer.step_arrays(theta, grads)
+            else:
+                losses, grads, dx = prog.value_and_grad(rows, 1 / 3)
+                for p, g in zip(params, grads.tolist()):
+                    p.grad = g
+                optimizer.step()
+            assert dx is None  # input_grads=False unless asked
+        if array:
+            prog.push(grads)
+            assert [p.grad for p in params] == grads.tolist()
+        return [p.data for p in params]
+
+    assert train(array=True) == pytest.approx(train(array=False), rel=1e-12)

@@ -1,7 +1,12 @@
 """The fast path: trace a scalar function once, then replay it on whole batches with numpy.
 
-    prog = trace(lambda x, y: (1 - y * model(x)).relu(), model.parameters(), n_inputs=3)
-    losses, param_grads, input_grads = prog.value_and_grad(batch)       # batch: (B, 3) array
+    prog = trace(lambda x0, x1, y: (1 - y * model([x0, x1])).relu(), model.parameters(), 3)
+    losses, param_grads, _ = prog.value_and_grad(batch, 1 / len(batch))  # batch: (B, 3) array
+
+The parameters are read from their Values on every call; to train a large model, keep them in the
+program's array instead: `theta = prog.pull()`, then `value_and_grad(batch, w, params=theta)` and
+`optimizer.step_arrays(theta, grads)` each step, and `prog.push()` at the end writes them back.
+The inputs' gradients (B, n_inputs) come only with `input_grads=True`.
 
 Tracing runs the function once on Values and keeps the graph. Replaying evaluates that same graph
 for B samples at once, forward and backward, with the rules of `micrograd.engine.OPS` applied to

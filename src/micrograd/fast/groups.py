@@ -119,15 +119,16 @@ class Group:
     args: list[Index]
     scatters: list[Scatter]
 
-    def blocks(self, params: Any) -> tuple[Any, Any]:
-        """What the group reads from the parameter vector (a layer's W and bias), as views."""
-        return None, None
+    def blocks(self, params: Any, grads: Any) -> tuple[Any, ...]:
+        """What the group reads from the parameter vector (a layer's W and bias) and where it adds
+        their gradients in `grads`, as views, made once per vector."""
+        return None, None, None, None
 
-    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         """Compute the nodes' values into `out`; return what backward needs (local derivatives)."""
         raise NotImplementedError
 
-    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
         """Add each operand's share of `upstream` (the nodes' grads) into the grads."""
         for scatter, d in zip(self.scatters, local):
             run.add(scatter, run.times(upstream, d))
@@ -160,7 +161,7 @@ class RuleGroup(Group):
 
     rep: Value | None = None  # one of the nodes: its rule (and exponent, for x**k) is the group's
 
-    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         assert self.rep is not None
         out[...], local = apply_rule(self.rep, NUMPY, [values[a] for a in self.args])
         return local
@@ -175,7 +176,7 @@ class SumGroup(Group):
     starts: Any = None
     sizes: Any = None
 
-    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         if self.starts is None:  # terms in the order they were added
             np.copyto(out, values[self.args[0]])
             for a in self.args[1:]:
@@ -184,7 +185,7 @@ class SumGroup(Group):
             np.add.reduceat(values[self.args[0]], self.starts, axis=0, out=out)
         return None
 
-    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
         # d(sum)/d(term) = 1: each term gets the upstream grad
         if self.starts is None:
             for scatter in self.scatters:
@@ -205,27 +206,37 @@ class LinearGroup(Group):
     bias: Block | None = None  # None: the bias is args[0]
     reads_inputs: bool = False  # x is the function's inputs (their grads: on request)
 
-    def blocks(self, params: Any) -> tuple[Any, Any]:
+    def blocks(self, params: Any, grads: Any) -> tuple[Any, ...]:
         assert self.weights is not None
-        return self.weights.view(params), self.bias.view(params)[:, None] if self.bias else None
+        bias = self.bias.view(params)[:, None] if self.bias else None
+        # views of the grads to add into (None where the layout is irregular: Block.add gathers)
+        dW = self.weights.view(grads) if self.weights.base >= 0 else None
+        dbias = self.bias.view(grads) if self.bias and self.bias.base >= 0 else None
+        return self.weights.view(params), bias, dW, dbias
 
-    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
-        W, bias = blocks
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
+        W, bias, _, _ = blocks
         np.matmul(W, values[self.args[1]], out=out)
         out += values[self.args[0]] if bias is None else bias
         return None
 
-    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, Any]) -> None:
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
         # out = bias + W @ x: d/dbias = 1, d/dx = W^T, d/dW = x^T
         assert self.weights is not None
-        W, _ = blocks
+        W, _, dW, dbias = blocks
         if self.bias is None:
             run.add(self.scatters[0], upstream)
-        else:
+        elif dbias is None:
             self.bias.add(run.param_grads, upstream.sum(axis=1))
+        else:
+            dbias += upstream.sum(axis=1)
         if run.input_grads or not self.reads_inputs:
             run.add(self.scatters[1], W.T @ upstream)
-        self.weights.add(run.param_grads, upstream @ run.values[self.args[1]].T)
+        x = run.values[self.args[1]]
+        if dW is None:
+            self.weights.add(run.param_grads, upstream @ x.T)
+        else:
+            dW += upstream @ x.T
 
     def writes(self, input_grads: bool) -> list[Scatter]:
         used = [self.scatters[0]] if self.bias is None else []
@@ -239,7 +250,7 @@ class FusedGroup(Group):
 
     rule: Callable[[Any, list[Any]], tuple[Any, list[Any]]] | None = None
 
-    def forward(self, values: Any, out: Any, blocks: tuple[Any, Any]) -> Any:
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         assert self.rule is not None
         out[...], local = self.rule(np, [values[a] for a in self.args])
         return local

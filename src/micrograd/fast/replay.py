@@ -49,6 +49,10 @@ class Compiled:
         if self.dtype not in (np.float64, np.float32):
             raise ValueError(f"dtype must be float64 or float32, got {self.dtype}")
         self.params = list(params)
+        # The parameters' numbers as one array, kept by this program: value_and_grad reads the
+        # Values into it (in place, so the views of it that the layers keep stay valid), and an
+        # array training loop updates it and writes it back with push().
+        self.theta = self.parameters()
         self.n_inputs = len(inputs)
         param_ids = {id(p): i for i, p in enumerate(self.params)}
         input_ids = {id(x): i for i, x in enumerate(inputs)}
@@ -96,8 +100,23 @@ class Compiled:
         return cache["values"], cache["grads"]
 
     def parameters(self) -> Any:
-        """The parameters' current numbers, read from their Values, as an array."""
+        """The parameters' current numbers, read from their Values, as a new array."""
         return np.fromiter((p.data for p in self.params), self.dtype, len(self.params))
+
+    def pull(self) -> Any:
+        """Read the parameters' Values into this program's array `theta` and return it: the
+        array to train with (value_and_grad(..., params=theta), optimizer.step_arrays(theta,
+        grads)), without reading tens of thousands of Values on every step."""
+        self.theta[...] = self.parameters()
+        return self.theta
+
+    def push(self, grads: Any = None) -> None:
+        """Write `theta` into the parameters' Values (.data), and `grads` into their .grad."""
+        for p, x in zip(self.params, self.theta.tolist()):
+            p.data = x
+        if grads is not None:
+            for p, g in zip(self.params, np.asarray(grads).tolist()):
+                p.grad = g
 
     def _forward(self, batch: Any, params: Any) -> tuple[Any, list[Any]]:
         batch = np.asarray(batch, dtype=self.dtype)
@@ -106,7 +125,7 @@ class Compiled:
                 f"expected a batch of shape (B, {self.n_inputs}), got shape {batch.shape}"
             )
         if params is None:
-            params = self.parameters()
+            params = self.pull()
         else:
             params = np.asarray(params, dtype=self.dtype)
             if params.shape != (len(self.params),):
@@ -114,18 +133,19 @@ class Compiled:
                     f"params must have shape ({len(self.params)},), got {params.shape}"
                 )
         cache = self._local.__dict__
-        if cache.get("params") is not params:  # FastTrainer passes one array, updated in place
+        if cache.get("params") is not params:  # pull()'s array, or the caller's, updated in place
             cache["params"] = params
-            cache["blocks"] = [g.blocks(params) for g in self.groups]  # views of it, made once
+            # the parameters' gradient is added into one array per thread, through views of it
+            grads = cache["param_grads"] = np.zeros(len(self.params), self.dtype)
+            cache["blocks"] = [g.blocks(params, grads) for g in self.groups]  # made once
         blocks = cache["blocks"]
         values, _ = self._buffers(batch.shape[0])
         if self.reads_params:
             values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T if self.inputs_in_order else batch.T[self.input_index]
         locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
-        with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
-            for g, group_blocks in zip(self.groups, blocks):
-                locals_.append(g.forward(values, values[g.out], group_blocks))
+        for g, group_blocks in zip(self.groups, blocks):
+            locals_.append(g.forward(values, values[g.out], group_blocks))
         out = values[self.root]
         if not np.isfinite(out).all():
             bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
@@ -139,22 +159,34 @@ class Compiled:
         """The function's value for each row of `batch` (shape (B, n_inputs)): shape (B,), or
         (B, k) for a function of k outputs. `params` (an array) replaces the parameters' numbers,
         read from their Values otherwise."""
-        values = self._forward(batch, params)[0]
+        with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
+            values = self._forward(batch, params)[0]
         if self.outputs is not None:
             return values[self.outputs].T.copy()
         return values[self.root].copy()
 
     def value_and_grad(
-        self, batch: Any, weights: Any = None, params: Any = None, input_grads: bool = True
+        self, batch: Any, weights: Any = None, params: Any = None, input_grads: bool = False
     ) -> tuple[Any, Any, Any]:
-        """Values (B,), gradient of sum_b weights[b] * f(row b) w.r.t. the parameters (P,) and
-        w.r.t. each input (B, n_inputs), or None unless `input_grads`. Weights default to 1 (use
-        1/B for a mean); `params` (an array) replaces the numbers of the parameters' Values."""
+        """Values (B,), gradient of sum_b weights[b] * f(row b) w.r.t. the parameters (P,), and
+        w.r.t. each input (B, n_inputs) when `input_grads` is True (else None: training needs
+        only the parameters' and the inputs' cost a product more). Weights default to 1 (use 1/B
+        for a mean); `params` (an array, such as pull()'s) replaces the numbers of the Values."""
+        with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
+            return self._value_and_grad(batch, weights, params, input_grads)
+
+    def _value_and_grad(
+        self, batch: Any, weights: Any, params: Any, input_grads: bool
+    ) -> tuple[Any, Any, Any]:
         values, locals_ = self._forward(batch, params)
         n = values.shape[1]
         _, grads = self._buffers(n)
         first, zero = self._first_writes(input_grads)
-        if weights is not None and np.shape(weights) not in ((), (n,)):
+        if (
+            weights is not None
+            and not isinstance(weights, float)
+            and np.shape(weights) not in ((), (n,))
+        ):
             raise ValueError(
                 f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
             )
@@ -172,20 +204,20 @@ class Compiled:
                 break
             # A nan: maybe a dead relu times an inf upstream. Once more, with dead relus passing
             # nothing on, as the eager engine does (rare: the usual pass pays one check)
-        return values[self.root].copy(), param_grads, dx
+        return values[self.root].copy(), param_grads.copy(), dx  # the buffer is reused
 
     def _backward(
         self, values: Any, locals_: Any, grads: Any, first: Any, input_grads: bool, times: Any
     ) -> Any:
         """The chain rule over the groups, outputs first, into `grads`; returns the parameters'
         part. `times(upstream, local)` multiplies (np.multiply, or times_dead_relu)."""
-        param_grads = np.zeros(len(self.params), self.dtype)
+        param_grads = self._local.param_grads
+        param_grads.fill(0.0)
         run = Backward(grads, param_grads, first, input_grads, times, values)
-        with np.errstate(all="ignore"):
-            for g, local, blocks in zip(
-                reversed(self.groups), reversed(locals_), reversed(self._local.blocks)
-            ):
-                g.backward(run, grads[g.out], local, blocks)
+        for g, local, blocks in zip(
+            reversed(self.groups), reversed(locals_), reversed(self._local.blocks)
+        ):
+            g.backward(run, grads[g.out], local, blocks)
         return param_grads
 
     def _first_writes(self, input_grads: bool) -> tuple[dict[int, bool], Any]:
