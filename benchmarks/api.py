@@ -103,7 +103,9 @@ class Torch:
         with torch.no_grad():
             for lin in linears:
                 for j in range(lin.out_features):
-                    lin.weight[j] = torch.tensor([w.data for w in neurons[k].w], dtype=torch.float64)
+                    lin.weight[j] = torch.tensor(
+                        [w.data for w in neurons[k].w], dtype=torch.float64
+                    )
                     lin.bias[j] = neurons[k].b.data
                     k += 1
         n_in = sizes[0]
