@@ -3,7 +3,8 @@ needs. `missing(op)` lists, in words, each place an op is not yet wired into (em
 
 A rule is one function; the places that run it are the math namespaces (floats, IEEE floats, Values,
 numpy arrays, torch tensors), the eager engine (a Value method), grads of grads
-(backward(create_graph=True)), the fast path (micrograd.fast.trace), export (to_torch_fn), the
+(backward(create_graph=True)), the fast path (micrograd.fast.trace), the pure-Python replay
+(micrograd.flat), export (to_torch_fn), the
 expression language of `micrograd explain` (micrograd.expr.FUNCTIONS), and explain's formula (the fuzz
 dictionary is made from micrograd.expr.FUNCTIONS). tests/test_maths.py runs it for every row, and on a half-added op in a subprocess.
 """
@@ -186,7 +187,19 @@ def missing(op: str) -> list[str]:
         pass
     except Exception as e:  # what a half-wired op raises there
         problems.append(f"micrograd.fast.trace fails: {type(e).__name__}: {e}")
-    # 5. export: torch runs the rule and its autograd agrees
+    # 5. the pure-Python replay (micrograd.flat): its rule written out, the eager numbers
+    try:
+        from micrograd.flat import compile_flat
+
+        leaves = [Value(x) for x in xs]
+        values, grads = compile_flat(lambda: fn(*leaves), leaves, 0).value_and_grad([[]])
+        if not _close(values[0], want_out) or not all(
+            _close(g, d) for g, d in zip(grads, want_local)
+        ):
+            problems.append(f"micrograd.flat: {values[0]}, {grads} (eager {want_out})")
+    except Exception as e:
+        problems.append(f"micrograd.flat fails: {type(e).__name__}: {e}")
+    # 6. export: torch runs the rule and its autograd agrees
     try:
         import torch
 
@@ -206,7 +219,7 @@ def missing(op: str) -> list[str]:
         pass
     except Exception as e:
         problems.append(f"to_torch_fn fails: {type(e).__name__}: {e}")
-    # 6. the expression language, explain's formula and the fuzz dictionary (one-input ops)
+    # 7. the expression language, explain's formula and the fuzz dictionary (one-input ops)
     if op.isidentifier():
         from micrograd.expr import FUNCTIONS as CALLABLE
         from micrograd.expr import parse_expression

@@ -17,6 +17,10 @@ import re
 import time
 import traceback
 import unicodedata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from micrograd.engine import Value
 
 HOME = "/home/pyodide"
 
@@ -121,13 +125,17 @@ GRID = 30  # the decision boundary: GRID x GRID predictions, computed on floats
 
 
 class Playground:
-    """An MLP trained on a 2-D data set with the eager (pure-Python) engine: nn, optim, losses."""
+    """An MLP trained on a 2-D data set in pure Python (no numpy here): nn, optim, losses, and
+    micrograd.flat, which replays one sample's traced graph on the whole set ~25x faster than
+    building it anew with the eager engine on every step (the same numbers, summed in another
+    order: ~1e-16)."""
 
     def __init__(self) -> None:
         self.reset({})
 
     def reset(self, config: dict) -> dict:
         from micrograd import data
+        from micrograd.flat import compile_flat
         from micrograd.nn import MLP
         from micrograd.optim import SGD, Adam
 
@@ -151,6 +159,8 @@ class Playground:
         self.model = MLP(2, [*hidden, 1], activation=c["activation"])
         params = self.model.parameters()
         self.optimizer = Adam(params, lr=lr) if c["optimizer"] == "adam" else SGD(params, lr=lr)
+        self.program = compile_flat(self._sample, params, 3)  # (x0, x1, target): loss, logit
+        self.rows = [[*x, t] for x, t in zip(self.X, self.y)]
         self.step = 0
         self.losses: list[float] = []
         self.accuracies: list[float] = []
@@ -160,26 +170,34 @@ class Playground:
         self.box = (min(xs) - 0.5, max(xs) + 0.5, min(ys) - 0.5, max(ys) + 0.5)
         return self.state(since=0)
 
-    def train(self, steps: int) -> dict:
-        """`steps` steps of the optimizer on the whole set: binary cross-entropy on the logits."""
+    def _sample(self, x0: Value, x1: Value, target: Value) -> tuple[Value, Value]:
+        """One point's binary cross-entropy on its logit, and the logit (for the accuracy)."""
         from micrograd.losses import bce_with_logits
 
+        logit = self.model([x0, x1])
+        return bce_with_logits([logit], [target]), logit
+
+    def train(self, steps: int) -> dict:
+        """`steps` steps of the optimizer on the whole set: the mean binary cross-entropy on the
+        logits, its gradient from the compiled program into the parameters' grads."""
         since = self.step
         start = time.perf_counter()
+        params = self.model.parameters()
+        n = len(self.rows)
         for _ in range(max(0, min(int(steps), 100))):
-            logits = [self.model(x) for x in self.X]
-            loss = bce_with_logits(logits, self.y)
-            if not math.isfinite(loss.data):
+            out, grads = self.program.value_and_grad(self.rows, 1.0 / n)
+            loss = sum(row_loss for row_loss, _ in out) * (1.0 / n)
+            if not math.isfinite(loss):
                 raise FloatingPointError(
                     f"training diverged at step {self.step + 1}: reset with a smaller learning rate"
                 )
-            self.model.zero_grad()
-            loss.backward()
+            for p, g in zip(params, grads):
+                p.grad = g
             self.optimizer.step()
-            right = sum((s.data > 0) == (t == 1) for s, t in zip(logits, self.y))
+            right = sum((z > 0) == (t == 1) for (_, z), t in zip(out, self.y))
             self.step += 1
-            self.losses.append(loss.data)
-            self.accuracies.append(right / len(self.y))
+            self.losses.append(loss)
+            self.accuracies.append(right / n)
         self.train_seconds += time.perf_counter() - start
         return self.state(since)
 

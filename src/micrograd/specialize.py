@@ -18,7 +18,8 @@ import ast
 import copy
 import functools
 import linecache
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 _RUNS_ONE_OP = {"_apply2": 2, "_apply1": 1}  # what a method runs an op with: its inputs' number
@@ -89,8 +90,33 @@ def method_source(
     name: str, op: str, rule: Callable[..., Any], arity: int, math: type
 ) -> tuple[str, dict[str, Any]] | None:
     """The compiled method's text, and the functions of `math` it calls by name."""
+    inlined = inline_rule(rule, _INPUTS[:arity], arity, math)
+    if inlined is None:
+        return None
+    results = [inlined.out, *inlined.locals]
+    return _method_source(name, op, arity, inlined.statements, results), inlined.functions
+
+
+@dataclass
+class Inlined:
+    """A rule's body as Python text on given inputs: its statements, the expression of the output
+    and of each input's local derivative, and the functions of the namespace they call by name."""
+
+    statements: list[str]
+    out: str
+    locals: list[str]
+    functions: dict[str, Any]
+
+
+def inline_rule(
+    rule: Callable[..., Any], inputs: Sequence[str], n_locals: int, math: type, prefix: str = "r_"
+) -> Inlined | None:
+    """`rule`'s body with the Python expressions `inputs` put in for its arguments after the
+    namespace (the inputs' numbers, then any constant such as x**k's k), its own locals named
+    with `prefix`, and the one-expression functions of `math` inlined; None where the rule is not
+    `statements; return out, (n_locals local derivatives)` or calls what can't be inlined."""
     fn = copy.deepcopy(_function(rule))  # a copy: inlining rewrites the tree in place
-    if fn is None or len(fn.args.args) != 1 + arity:
+    if fn is None or len(fn.args.args) != 1 + len(inputs):
         return None
     *statements, last = [s for s in fn.body if not _is_docstring(s)]
     if not (isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple)):
@@ -98,19 +124,20 @@ def method_source(
     if len(last.value.elts) != 2:  # return out, (locals...)
         return None
     out, local = last.value.elts
-    if not isinstance(local, ast.Tuple) or len(local.elts) != arity:
+    if not isinstance(local, ast.Tuple) or len(local.elts) != n_locals:
         return None
     m, *params = (a.arg for a in fn.args.args)
     assigned = {
         n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
-    inline = _Inline(m, dict(zip(params, _INPUTS)), assigned, math)
+    given = {p: ast.parse(text, mode="eval").body for p, text in zip(params, inputs)}
+    inline = _Inline(m, given, assigned, math, prefix)
     try:
         body = [ast.unparse(inline.visit(s)) for s in statements]
         results = [ast.unparse(inline.visit(e)) for e in (out, *local.elts)]
     except _Unreadable:
         return None
-    return _method_source(name, op, arity, body, results), inline.functions
+    return Inlined(body, results[0], results[1:], inline.functions)
 
 
 def _method_source(
@@ -151,25 +178,28 @@ class _Unreadable(Exception):
 
 
 class _Inline(ast.NodeTransformer):
-    """Rewrite a rule's expressions for the compiled method: parameters become the inputs' names,
-    the rule's own locals get a prefix (so they can't clash with the method's), `m.f(x)` becomes
-    f's one expression with x put in, or a call of f bound in the method's namespace."""
+    """Rewrite a rule's expressions for the compiled code: its arguments become the given
+    expressions, its own locals get a prefix (so they can't clash with the code around them),
+    `m.f(x)` becomes f's one expression with x put in, or a call of f bound in the namespace."""
 
-    def __init__(self, m: str, params: dict[str, str], assigned: set[str], math: type) -> None:
+    def __init__(
+        self, m: str, params: dict[str, ast.expr], assigned: set[str], math: type, prefix: str
+    ) -> None:
         self.m = m
-        self.params = params
+        self.params = params  # what to put in for each argument
         self.assigned = assigned  # the rule's own locals
         self.math = math
+        self.prefix = prefix
         self.functions: dict[str, Any] = {}
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id == self.m:
             raise _Unreadable("the namespace used other than as m.f(...)")
         if node.id in self.params:
-            return ast.copy_location(ast.Name(self.params[node.id], node.ctx), node)
+            return copy.deepcopy(self.params[node.id])
         if node.id not in self.assigned:
             raise _Unreadable(f"{node.id}: a name from outside the rule")
-        return ast.copy_location(ast.Name(f"r_{node.id}", node.ctx), node)
+        return ast.copy_location(ast.Name(f"{self.prefix}{node.id}", node.ctx), node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         f = node.func
@@ -186,7 +216,10 @@ class _Inline(ast.NodeTransformer):
         if body is not None and all(isinstance(a, ast.Name | ast.Constant) for a in args):
             params, expr = body
             if len(params) == len(args):
-                return _Substitute(dict(zip(params, args))).visit(copy.deepcopy(expr))
+                try:
+                    return _Substitute(dict(zip(params, args))).visit(copy.deepcopy(expr))
+                except _Unreadable:  # it reads a name of its module: called, not inlined
+                    pass
         self.functions[f"m_{f.attr}"] = getattr(self.math, f.attr)
         return ast.copy_location(ast.Call(ast.Name(f"m_{f.attr}", ast.Load()), args, []), node)
 

@@ -1,0 +1,44 @@
+// benchmarks/pure_replay.py inside Pyodide, under Node: the eager engine against micrograd.flat's
+// pure-Python replay where the browser site runs them (no numpy there).
+//
+//     node benchmarks/pure_replay_pyodide.mjs                  # ~20 s on the 2-core machine
+//     node benchmarks/pure_replay_pyodide.mjs --rounds 3 --workloads W
+//
+// Arguments after the script go to pure_replay.py's main(). Pyodide is node_modules/pyodide
+// (`npm ci`); src/micrograd is copied into Pyodide's file system at /home/pyodide/micrograd, and
+// imported from there, as the site unpacks its wheel.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+const { loadPyodide } = await import(join(ROOT, "node_modules/pyodide/pyodide.mjs"));
+
+const start = performance.now();
+const py = await loadPyodide({
+  indexURL: join(ROOT, "node_modules/pyodide/"),
+  stdout: (line) => console.log(line),
+  stderr: (line) => console.error(line),
+});
+
+function copyTree(from, to) {
+  py.FS.mkdirTree(to);
+  for (const name of readdirSync(from)) {
+    if (name === "__pycache__") continue;
+    const path = join(from, name);
+    if (statSync(path).isDirectory()) copyTree(path, `${to}/${name}`);
+    else py.FS.writeFile(`${to}/${name}`, readFileSync(path));
+  }
+}
+copyTree(join(ROOT, "src/micrograd"), "/home/pyodide/micrograd");
+py.FS.writeFile("/home/pyodide/pure_replay.py", readFileSync(join(HERE, "pure_replay.py")));
+console.log(`Pyodide ${py.version} loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+
+py.globals.set("ARGS", py.toPy(process.argv.slice(2)));
+py.runPython(`
+import sys
+sys.path.insert(0, "/home/pyodide")
+import pure_replay
+pure_replay.main(list(ARGS))
+`);

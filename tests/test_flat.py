@@ -1,0 +1,287 @@
+"""micrograd.flat: a traced function replayed in pure Python gives the eager engine's numbers."""
+
+import math
+import random
+import warnings
+
+import pytest
+
+from micrograd import Value
+from micrograd.engine import OPS
+from micrograd.flat import compile_flat
+from micrograd.losses import bce_with_logits
+from micrograd.modes import TraceError
+from micrograd.nn import MLP
+
+
+def per_row_eager(fn, params, rows, weights):
+    """What value_and_grad promises, bit for bit: fn run eagerly on each row, and
+    (weight * out).backward() after each, the parameters' grads adding up."""
+    for p in params:
+        p.grad = 0
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # backward() of a nan warns
+        for row, w in zip(rows, weights):
+            out = fn(*[Value(float(x)) for x in row])
+            values.append(out.data)
+            (out * w).backward()
+    return values, [float(p.grad) for p in params]
+
+
+def rel_err(a, b):
+    scale = max(1e-300, max(abs(y) for y in b))
+    return max(abs(x - y) for x, y in zip(a, b)) / scale
+
+
+def hinge_rows(n, seed=0):
+    rng = random.Random(seed)
+    return [[rng.uniform(-2, 2), rng.uniform(-2, 2), rng.choice((-1.0, 1.0))] for _ in range(n)]
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid"])
+@pytest.mark.parametrize("fold", [True, False])
+def test_mlp_gradients_are_the_eager_engines(activation, fold):
+    random.seed(1)
+    model = MLP(2, [6, 5, 1], activation=activation)
+    params = model.parameters()
+
+    def fn(x0, x1, t):
+        return (1 + -t * model([x0, x1])).relu()
+
+    rows = hinge_rows(30)
+    weights = [random.uniform(0.1, 1.0) for _ in rows]
+    prog = compile_flat(fn, params, 3, fold=fold)
+    values, grads = prog.value_and_grad(rows, weights)
+    expected_values, expected_grads = per_row_eager(fn, params, rows, weights)
+    assert values == expected_values and grads == expected_grads  # the same bits
+    assert any(g != 0 for g in grads)
+
+    # one backward() over the whole batch adds the rows in another order: to rounding
+    model.zero_grad()
+    total = sum((fn(*map(Value, r)) * w for r, w in zip(rows, weights)), Value(0.0))
+    total.backward()
+    assert rel_err(grads, [p.grad for p in params]) <= 1e-12
+    assert rel_err([sum(v * w for v, w in zip(values, weights))], [total.data]) <= 1e-12
+
+
+def test_the_benchmark_step_with_a_mean_and_l2():
+    random.seed(1337)
+    model = MLP(2, [16, 16, 1])
+    params = model.parameters()
+    rows = hinge_rows(40, seed=3)
+    prog = compile_flat(lambda x0, x1, t: (1 + -t * model([x0, x1])).relu(), params, 3)
+    reg = compile_flat(lambda: 1e-4 * sum(p * p for p in params), params, 0)
+    losses, g_data = prog.value_and_grad(rows, 1 / len(rows))
+    (r,), g_reg = reg.value_and_grad([()])
+
+    scores = [model([Value(x0), Value(x1)]) for x0, x1, _ in rows]
+    hinge = [(1 + -t * s).relu() for (_, _, t), s in zip(rows, scores)]
+    loss = sum(hinge) * (1.0 / len(hinge)) + 1e-4 * sum(p * p for p in params)
+    model.zero_grad()
+    loss.backward()
+    assert rel_err([sum(losses) / len(losses) + r], [loss.data]) <= 1e-12
+    assert rel_err([a + b for a, b in zip(g_data, g_reg)], [p.grad for p in params]) <= 1e-12
+
+
+def test_every_op_and_operand_order():
+    a, b, c = Value(0.7), Value(-1.3), Value(2.1)
+    params = [a, b, c]
+
+    def fn(x, y):
+        q = (a * x + b) / (c + y * y)  # + * /
+        r = (x * x + c * c + 1).log() - (a - y).exp()  # log exp -
+        s = q**2 + b**3 + (x * x + 1) ** -0.5 + c**y + 2 ** (a * x)  # ** k, ** Value, rpow
+        t = (a * y).tanh() + (b * x).sigmoid() + (c * x).sin() * (a * y).cos()
+        u = 1 / (b - 3) + (-a) * (a * x).relu() + (c * y - 1).relu()  # rtruediv, neg, relu
+        return q * r + s - t * u + a * a  # a parameter read twice in a row
+
+    rows = [[0.3, -0.4], [1.2, 0.8], [-0.9, 1.7], [2.0, -2.0], [0.0, 0.0]]
+    weights = [1.0, 0.5, -2.0, 0.25, 3.0]
+    expected = per_row_eager(fn, params, rows, weights)
+    for fold in (True, False):
+        prog = compile_flat(fn, params, 2, fold=fold)
+        assert prog.value_and_grad(rows, weights) == expected
+    src = compile_flat(fn, params, 2).source
+    # every op's rule from OPS written out (micrograd.specialize.inline_rule): no rule called
+    assert "R_" not in src and "m_sin(" in src and "m_pow(" in src and "_times(" not in src
+
+
+@pytest.mark.parametrize("through_rule", [False, True])
+@pytest.mark.parametrize("op", list(OPS))
+def test_every_op_in_ops(op, through_rule, monkeypatch):
+    """Each op, written out or (through_rule) called through its rule: the eager engine's bits."""
+    from catalog import apply, point  # tests/catalog.py: each op applied to Values, in its domain
+
+    f = apply(op)
+    if f is None:
+        pytest.skip(f"Value has no method for {op!r}")
+    params = [Value(x) for x in point(op)]
+    if through_rule:
+        rule = OPS[op]
+        monkeypatch.setitem(OPS, op, lambda m, *xs: rule(m, *xs))  # a lambda: not written out
+
+    def fn(s):
+        return f(*[p * s for p in params])
+
+    rows = [[1.0], [0.9], [1.1]]
+    expected = per_row_eager(fn, params, rows, [1.0, 0.5, 2.0])
+    assert compile_flat(fn, params, 1).value_and_grad(rows, [1.0, 0.5, 2.0]) == expected
+
+
+def test_a_dead_relu_passes_nothing_back_even_from_inf():
+    p = Value(-1.0)
+
+    def fn(x):  # sqrt(relu(p * x)): the sqrt's slope at 0 is inf, the relu is dead
+        return (p * x).relu() ** 0.5
+
+    values, grads = compile_flat(fn, [p], 1).value_and_grad([[1.0]])
+    assert values == [0.0] and grads == [0.0]
+    assert per_row_eager(fn, [p], [[1.0]], [1.0])[1] == [0.0]
+
+
+def test_a_dead_relu_through_its_rule_too(monkeypatch):
+    """An op whose rule can't be written out (a lambda) is called through OPS, and its int 0
+    slope still passes nothing back from an inf."""
+    rule = OPS["ReLU"]
+    monkeypatch.setitem(OPS, "ReLU", lambda m, a: rule(m, a))
+    p = Value(-1.0)
+    prog = compile_flat(lambda x: (p * x).relu() ** 0.5, [p], 1)
+    assert "R_ReLU(" in prog.source
+    assert prog.value_and_grad([[1.0], [-4.0]]) == ([0.0, 2.0], [0.0 + -4.0 * 0.25])
+
+
+def test_a_live_unit_passes_inf_and_nan_on_as_eager():
+    p = Value(0.0)
+
+    def fn(x):
+        return (p * x) ** 0.5  # slope inf at 0
+
+    got = compile_flat(fn, [p], 1).value_and_grad([[1.0]])
+    expected = per_row_eager(fn, [p], [[1.0]], [1.0])
+    assert got[1] == expected[1] == [math.inf]
+
+
+def test_several_outputs_the_first_differentiated():
+    random.seed(2)
+    model = MLP(2, [4, 1])
+    params = model.parameters()
+
+    def one(x0, x1, t):
+        z = model([x0, x1])
+        return bce_with_logits([z], [t]), z
+
+    rows = [[0.5, -1.0, 1.0], [1.5, 0.2, 0.0], [-0.3, 0.9, 1.0]]
+    out, grads = compile_flat(one, params, 3).value_and_grad(rows, 1 / 3)
+    losses, expected = per_row_eager(lambda *r: one(*r)[0], params, rows, [1 / 3] * 3)
+    assert [loss for loss, _ in out] == losses and grads == expected
+    assert [z for _, z in out] == [model(r[:2]).data for r in rows]
+
+
+def test_parameters_read_each_call_or_passed():
+    p, q = Value(2.0), Value(3.0)
+    prog = compile_flat(lambda x: p * x + q, [p, q], 1)
+    assert prog.value_and_grad([[1.0], [2.0]]) == ([5.0, 7.0], [3.0, 2.0])
+    p.data = 10.0
+    assert prog.value_and_grad([[1.0]])[0] == [13.0]
+    assert prog.value_and_grad([[1.0]], params=[1.0, 1.0])[0] == [2.0]
+    assert p.data == 10.0
+
+
+def test_other_values_are_frozen_and_unused_parameters_get_zero():
+    p, unused, frozen = Value(2.0), Value(5.0), Value(3.0)
+    prog = compile_flat(lambda x: p * x * frozen, [p, unused], 1)
+    frozen.data = 100.0
+    assert prog.value_and_grad([[1.0]], weights=2.0) == ([6.0], [6.0, 0.0])
+
+
+def test_edge_shapes():
+    p = Value(1.5)
+    assert compile_flat(lambda: p, [p], 0).value_and_grad([(), ()]) == ([1.5, 1.5], [2.0])
+    assert compile_flat(lambda x: x, [p], 1).value_and_grad([[4]]) == ([4.0], [0.0])
+    assert compile_flat(lambda x: x * x, [p], 1).value_and_grad([]) == ([], [0.0])
+
+
+def test_long_sums_compile():
+    ps = [Value(random.uniform(-1, 1)) for _ in range(500)]
+
+    def fn(x):
+        return sum((p * x for p in ps), Value(0.0)).tanh()
+
+    prog = compile_flat(fn, ps, 1)
+    assert prog.value_and_grad([[0.01], [-0.02]]) == per_row_eager(
+        fn, ps, [[0.01], [-0.02]], [1, 1]
+    )
+
+
+def test_hand_made_ops_are_refused_by_name():
+    p = Value(1.0)
+
+    def double(a):
+        out = Value(2 * a.data, (a,), "double")
+
+        def _backward():
+            a.grad += 2 * out.grad
+
+        out._backward = _backward
+        return out
+
+    with pytest.raises(TraceError, match="'double'"):
+        compile_flat(lambda x: double(p * x), [p], 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TraceError, match="'forgot'"):  # no closure set at all
+            compile_flat(lambda x: Value(1.0, (p, x), "forgot"), [p], 1)
+
+
+def test_bad_calls_are_refused():
+    p = Value(1.0)
+    prog = compile_flat(lambda x, y: p * x + y, [p], 2)
+    with pytest.raises(ValueError, match="row 1 has 3 numbers, expected 2"):
+        prog.value_and_grad([[1, 2], [1, 2, 3]])
+    with pytest.raises(ValueError, match="2 weights for 1 rows"):
+        prog.value_and_grad([[1, 2]], [1.0, 2.0])
+    with pytest.raises(ValueError, match="params has 2 numbers, expected 1"):
+        prog.value_and_grad([[1, 2]], params=[1.0, 2.0])
+    with pytest.raises(TraceError, match="must return a Value"):
+        compile_flat(lambda x: 1.0, [p], 1)
+    with pytest.raises(TraceError):  # a branch on data cannot be traced
+        compile_flat(lambda x: x if x > 0 else -x, [p], 1)
+    with pytest.raises(ValueError, match="not a leaf"):
+        compile_flat(lambda x: x, [p * 2], 1)
+    with pytest.raises(ValueError, match="example has 1 numbers"):
+        compile_flat(lambda x, y: x, [p], 2, example=[1.0])
+
+
+def test_a_failing_op_is_named_with_its_row():
+    p = Value(1.0)
+    prog = compile_flat(lambda x: (p * x).log(), [p], 1)
+    with pytest.raises(ValueError, match=r"row 2: op 'log' on \(-3.0\)"):
+        prog.value_and_grad([[1.0], [2.0], [-3.0]])
+    div = compile_flat(lambda x: p / x, [p], 1)
+    with pytest.raises(ZeroDivisionError, match="row 1: op '/'"):
+        div.value_and_grad([[1.0], [0.0]], params=[4.0])
+    assert p.data == 1.0  # the parameters the eager re-run used are put back
+
+
+def test_an_op_added_to_ops_runs_through_its_rule(monkeypatch):
+    """An op added to OPS whose rule can't be written out is called through its rule, whatever
+    its name."""
+    from micrograd import engine
+
+    def cube(m, a):
+        return a * a * a, (3 * a * a,)
+
+    monkeypatch.setitem(OPS, "x^3", cube)
+    p = Value(1.5)
+
+    def fn(x):
+        return engine._apply1("x^3", p * x)
+
+    prog = compile_flat(fn, [p], 1)
+    assert f"R_{list(OPS).index('x^3')}(" in prog.source
+    assert prog.value_and_grad([[2.0]]) == per_row_eager(fn, [p], [[2.0]], [1])
+    made = engine._apply1("x^3", p)
+    monkeypatch.delitem(OPS, "x^3")  # a node whose op has no rule any more
+    with pytest.raises(TraceError, match="'x\\^3' has no rule"):
+        compile_flat(lambda x: made * x, [p], 1)
