@@ -35,7 +35,10 @@ CORE_VENV = os.path.join(ROOT, ".venv-core")  # only pytest and hypothesis: the 
 ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
 CORE_TESTS = [
     f"tests/test_{m}.py"
-    for m in ("engine", "nn", "optim", "losses", "data", "io", "functional", "properties", "seeds")
+    for m in (
+        *("engine", "specialize", "flat", "nn", "optim", "losses", "data", "io", "functional"),
+        *("properties", "seeds"),
+    )
 ]
 PROPERTY_TESTS = [
     "tests/test_properties.py",

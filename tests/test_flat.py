@@ -285,3 +285,39 @@ def test_an_op_added_to_ops_runs_through_its_rule(monkeypatch):
     monkeypatch.delitem(OPS, "x^3")  # a node whose op has no rule any more
     with pytest.raises(TraceError, match="'x\\^3' has no rule"):
         compile_flat(lambda x: made * x, [p], 1)
+
+
+def test_the_sites_playground_trains_as_the_eager_engine_does(monkeypatch):
+    """site_src/assets/mg_site.py's Playground (the browser's, in Pyodide) trains with
+    compile_flat: the same losses and accuracies as the eager loop it replaced, run in CPython."""
+    import os
+    import random
+
+    from micrograd import data
+    from micrograd.losses import bce_with_logits
+    from micrograd.nn import MLP
+    from micrograd.optim import Adam
+
+    assets = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "site_src", "assets"
+    )
+    monkeypatch.syspath_prepend(assets)
+    import mg_site
+
+    playground = mg_site.Playground()  # moons, 100 points, MLP(2, [8, 8, 1]), Adam 0.03, seed 0
+    playground.train(30)
+    X, y = data.moons(n=100, seed=0)
+    random.seed(0)
+    model = MLP(2, [8, 8, 1])
+    optimizer = Adam(model.parameters(), lr=0.03)
+    losses, accuracies = [], []
+    for _ in range(30):
+        logits = [model(x) for x in X]
+        loss = bce_with_logits(logits, y)
+        model.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.data)
+        accuracies.append(sum((z.data > 0) == (t == 1) for z, t in zip(logits, y)) / len(y))
+    assert rel_err(playground.losses, losses) <= 1e-12
+    assert playground.accuracies == accuracies
