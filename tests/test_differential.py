@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import venv
 
 try:
@@ -70,17 +71,20 @@ def original_python() -> str:
 
 
 def run_all(python: str, jobs: list[dict]) -> dict:
-    """Run the jobs with `python`; from the repository root `import micrograd` finds the package
-    installed in that interpreter (this one's is under src/)."""
-    proc = subprocess.run(
-        [python, RUNNER],
-        input=json.dumps(jobs),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,  # documents refer to files by their path in the repository
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        timeout=600,
-    )
+    """Run the jobs with `python`, whose `import micrograd` finds the package installed in that
+    interpreter, in a folder of their own (what they write stays there) where the examples the
+    documents refer to by their path in the repository are linked."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.symlink(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
+        proc = subprocess.run(
+            [python, RUNNER],
+            input=json.dumps(jobs),
+            capture_output=True,
+            text=True,
+            cwd=folder,
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+            timeout=600,
+        )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
