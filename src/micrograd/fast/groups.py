@@ -56,6 +56,11 @@ class Scatter:
         starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
         return cls(rows, order, sorted_rows[starts], starts)
 
+    def writes_range(self, first: bool) -> bool:
+        """Whether this scatter, writing `first`, assigns a range of rows: a product can then be
+        computed straight into them."""
+        return first and self.order is None and isinstance(self.rows, slice)
+
     def add(self, grads: Any, contrib: Any, first: bool) -> None:
         """grads[rows] += contrib, or = where backward writes these rows `first` (the plan of
         Compiled._first_writes: the grads array is not zeroed beforehand)."""
@@ -131,7 +136,10 @@ class Group:
     def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
         """Add each operand's share of `upstream` (the nodes' grads) into the grads."""
         for scatter, d in zip(self.scatters, local):
-            run.add(scatter, run.times(upstream, d))
+            if run.times is np.multiply and scatter.writes_range(run.first[id(scatter)]):
+                np.multiply(upstream, d, out=run.grads[scatter.rows])  # no temporary to copy
+            else:
+                run.add(scatter, run.times(upstream, d))
 
     def writes(self, input_grads: bool) -> list[Scatter]:
         """The scatters backward uses."""
