@@ -1,4 +1,4 @@
-"""Value's op methods compiled from the rules in OPS, for speed.
+"""The rules in OPS inlined into Python code, for speed: Value's op methods compiled from them.
 
 engine.py's methods run an op the readable way: `a + b` calls `_apply2("+", a, b)`, which looks the
 rule up, calls `add(FloatMath, a.data, b.data)` and unpacks the tuple it returns. In pure Python
@@ -10,6 +10,7 @@ step) are inlined too. The methods compiled are those written as one line that r
 without being listed anywhere. The rule stays the op's one definition; a rule this cannot read (no
 source, or not of the shape `statements; return out, (locals...)`) keeps engine.py's method.
 tests/test_specialize.py checks every compiled method against the method as written.
+`inline_rule` does the inlining for any code: micrograd.flat writes a whole traced graph out with it.
 """
 
 from __future__ import annotations
