@@ -711,7 +711,7 @@ def test_the_neuron_view_draws_each_neuron_as_one_box(browser, tmp_path):
     assert "active" in box.get_attribute("class").split()
     assert sum("active" in b.get_attribute("class").split() for b in boxes.values()) == 1
     said = css(By.CSS_SELECTOR, '[data-role="inside"]').text
-    assert said.startswith("inside: ") and (".grad → " in said or "._backward()" in said)
+    assert said.startswith("inside the neuron: ") and (".grad → " in said or "._backward()" in said)
     out = browser.execute_script(
         "return window.micrograd.neurons.find((n) => n.name === 'layers.0.neurons.1').out"
     )
@@ -794,7 +794,7 @@ def test_the_neuron_view_speaks_chinese(browser, tmp_path):
     k = neuron_frames(browser, "layers.0.neurons.2")[0]
     browser.execute_script("window.micrograd.step(arguments[0])", k)
     inside = css(By.CSS_SELECTOR, '[data-role="inside"]').get_attribute("textContent")
-    assert inside.startswith("内部：")
+    assert inside.startswith("神经元内部：")
     css(By.CSS_SELECTOR, '[data-action="expand-all"]').click()
     assert css(By.CSS_SELECTOR, '[data-action="expand-all"]').text == "全部收起"
 

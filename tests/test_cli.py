@@ -398,7 +398,7 @@ def test_demo_and_train_take_lang_and_train_as_before(tmp_path, capsys):
     out = tmp_path / "out"
     args = ["--steps", "2", "--no-plot", "--quiet", "--out", str(out), "--lang", "zh"]
     assert main(["train", *args]) == 0
-    assert "测试集准确率：" in capsys.readouterr().out  # what it prints is Chinese too
+    assert "测试准确率：" in capsys.readouterr().out  # what it prints is Chinese too
     assert os.listdir(out) == ["model.json"]
 
 
@@ -407,9 +407,7 @@ def test_train_prints_chinese_and_errs_in_chinese(tmp_path, capsys):
     assert main(["train", *args]) == 0
     printed = capsys.readouterr().out
     assert (
-        "训练集准确率：" in printed
-        and "训练了 3 步" in printed
-        and "已把 model.json 写入" in printed
+        "训练准确率：" in printed and "训练了 3 步" in printed and "已把 model.json 写入" in printed
     )
     (tmp_path / "file").write_text("x")
     assert main(["demo", "--lang", "zh", "--out", str(tmp_path / "file")]) == 1
@@ -482,6 +480,9 @@ def test_out_problems_are_reported_before_training(tmp_path, capsys):
     a_file.write_text("x")
     code, out, err = run_cli(capsys, "train", "--out", str(a_file), "--no-plot", "--quiet")
     assert code == 1 and "not a folder" in err and "accuracy" not in out
+    inside = str(a_file / "sub")  # a folder under a file: refused before training too
+    code, out, err = run_cli(capsys, "train", "--out", inside, "--no-plot", "--quiet")
+    assert code == 1 and f"{a_file}: exists and is not a folder" in err and "accuracy" not in out
     code, _, err = run_cli(capsys, "train", "--out", "", "--no-plot", "--quiet")
     assert code == 2 and "--out" in err
     for name, fmt in [("graph", "digraph"), ("g.SVG", "<svg")]:
@@ -560,3 +561,15 @@ def test_images_start_near_ln_of_the_classes_and_a_far_first_loss_is_said(
     assert (
         "note: the first loss is 13.58; a softmax over 10 classes starts near ln 10 = 2.30" in said
     )
+
+
+def test_too_wide_a_model_is_refused_with_advice_that_helps(capsys, monkeypatch):
+    """With numpy one sample is traced whatever the batch: a smaller --batch-size is advised only
+    without it, where every sample of the batch is built."""
+    from micrograd.app import commands
+
+    code, _, err = run_cli(capsys, "train", "--hidden", "600,600", "--no-plot", "--quiet")
+    assert code == 2 and "Values a step" in err and "--batch-size" not in err
+    monkeypatch.setattr(commands.importlib.util, "find_spec", lambda name: None)  # no numpy
+    code, _, err = run_cli(capsys, "train", "--hidden", "600,600", "--no-plot", "--quiet")
+    assert code == 2 and "a smaller --batch-size" in err and "install numpy" in err

@@ -125,20 +125,30 @@ def test_the_readmes_link_each_other():
             assert f"({other})" in f.read().split("\n## ")[0]
 
 
-@pytest.mark.parametrize("picture", ["docs/img/seed_graph.svg", "docs/img/decision_boundary.png"])
+@pytest.mark.parametrize(
+    "picture",
+    [
+        "docs/img/seed_graph.svg",
+        "docs/img/seed_graph.zh-CN.svg",
+        "docs/img/decision_boundary.png",
+        "docs/img/decision_boundary.zh-CN.png",
+    ],
+)
 def test_pictures_exist(picture):
     assert os.path.getsize(os.path.join(ROOT, picture)) > 1000
 
 
-def test_the_tutorials_picture_is_what_its_code_draws():
-    """docs/img/seed_graph.svg is `dot -Tsvg` of the tutorial's to_dot(L), after L.backward()."""
-    with open(os.path.join(ROOT, "docs/img/seed_graph.svg"), encoding="utf-8") as f:
+@pytest.mark.parametrize(
+    ("picture", "legend"),
+    [
+        ("docs/img/seed_graph.svg", "input or constant"),
+        ("docs/img/seed_graph.zh-CN.svg", "输入或常数"),
+    ],
+)
+def test_the_tutorials_picture_is_what_its_code_draws(picture, legend):
+    """docs/img/seed_graph(.zh-CN).svg is `dot -Tsvg` of the tutorial's to_dot(L), after
+    L.backward(), its legend in the tutorial's language."""
+    with open(os.path.join(ROOT, picture), encoding="utf-8") as f:
         svg = f.read()
-    for text in [
-        "mul",
-        "data &#45;6.0000",
-        "grad &#45;3.0000",
-        "data 10.0000",
-        "input or constant",
-    ]:
+    for text in ["mul", "data &#45;6.0000", "grad &#45;3.0000", "data 10.0000", legend]:
         assert text in svg, text

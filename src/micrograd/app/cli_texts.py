@@ -17,7 +17,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_seed": "seed for data and weights (default: %(default)s)",
         "help_no_plot": "skip the pictures (no matplotlib needed)",
         "help_quiet": "no progress bar, only the accuracies",
-        "help_lang": "language of this help: en or zh (default: from LANG, zh_* is Chinese)",
+        "help_lang": "language of the help, the output and the pictures: en or zh (default: "
+        "from LANG, zh_* is Chinese)",
         "help_data": "the data set: 2-D points, or the 8x8 digits (shipped) or MNIST images "
         "(default: %(default)s)",
         "help_data_dir": "for --data mnist: the folder with its four IDX files",
@@ -42,6 +43,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "out_test_accuracy": "test accuracy: {accuracy:.2f}",
         "out_done": "trained {steps} steps in {seconds:.1f} s; wrote {files} to {out}",
         "out_progress": "training",
+        "out_unit": "step",
         "out_step": "step {step}/{total}  loss {loss:.4f}  accuracy {accuracy:.2f}",
         "out_first_loss": "note: the first loss is {loss:.2f}; a softmax over {classes} classes "
         "starts near ln {classes} = {ln:.2f} when the first outputs are small: large initial "
@@ -51,10 +53,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "err_diverged": "training diverged at step {step} ({why}); try a smaller --lr (or "
         "--momentum)",
         "err_budget": "--hidden {hidden} builds about {values:,} Values a step, more than "
-        "{limit:,} (a scalar engine makes one Python object per number): choose smaller widths "
-        "or a smaller --batch-size,{numpy} or move the model to PyTorch (micrograd.export.to_torch)",
-        "err_budget_numpy": " or install numpy for the fast path (pip install "
-        "'micrograd-plus[fast]'),",
+        "{limit:,} (a scalar engine makes one Python object per number): choose smaller "
+        "widths,{eager} or move the model to PyTorch (micrograd.export.to_torch)",
+        "err_budget_eager": " a smaller --batch-size, or install numpy for the fast path, which "
+        "builds one sample whatever the batch (pip install 'micrograd-plus[fast]'),",
         "err_out_empty": "--out needs a folder name",
         "err_out_not_folder": "--out {folder}: exists and is not a folder",
         "err_out_no_permission": "--out {folder}: no permission to write there",
@@ -71,7 +73,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_seed": "数据和权重的随机数种子（默认：%(default)s）",
         "help_no_plot": "不画图（不需要 matplotlib）",
         "help_quiet": "不显示进度条，只打印准确率",
-        "help_lang": "本帮助的语言：en 或 zh（默认按 LANG，zh_* 为中文）",
+        "help_lang": "帮助、输出和图片的语言：en 或 zh（默认按 LANG，zh_* 为中文）",
         "help_data": "数据集：二维点集，或 8x8 手写数字（随包附带），或 MNIST 图像"
         "（默认：%(default)s）",
         "help_data_dir": "用于 --data mnist：存放它的四个 IDX 文件的文件夹",
@@ -89,10 +91,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "help_port": "端口（默认：%(default)s；0：任意一个空闲端口）",
         "help_no_browser": "不打开浏览器",
         "help_page_lang": "网页的语言（默认按 LANG）",
-        "out_train_accuracy": "训练集准确率：{accuracy:.2f}",
-        "out_test_accuracy": "测试集准确率：{accuracy:.2f}",
+        "out_train_accuracy": "训练准确率：{accuracy:.2f}",
+        "out_test_accuracy": "测试准确率：{accuracy:.2f}",
         "out_done": "训练了 {steps} 步，用时 {seconds:.1f} 秒；已把 {files} 写入 {out}",
         "out_progress": "训练中",
+        "out_unit": "步",
         "out_step": "第 {step}/{total} 步  损失 {loss:.4f}  准确率 {accuracy:.2f}",
         "out_first_loss": "提示：第一步的损失是 {loss:.2f}。输出一开始都很小时，{classes} 个类别的 "
         "softmax 损失应从 ln {classes} = {ln:.2f} 附近开始；初始权重太大，模型一开始就会很自信地"
@@ -100,9 +103,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "err_mnist_dir": "--data mnist 需要 --data-dir DIR：存放四个 MNIST 文件的文件夹",
         "err_diverged": "训练在第 {step} 步发散了（{why}）；试试更小的 --lr（或 --momentum）",
         "err_budget": "--hidden {hidden} 每一步大约要建 {values:,} 个 Value，超过了上限 {limit:,}"
-        "（标量引擎为每个数建一个 Python 对象）：请选更小的宽度或更小的 --batch-size，{numpy}"
+        "（标量引擎为每个数建一个 Python 对象）：请选更小的宽度，{eager}"
         "或者把模型搬到 PyTorch（micrograd.export.to_torch）",
-        "err_budget_numpy": "或安装 numpy 走快速路径（pip install 'micrograd-plus[fast]'），",
+        "err_budget_eager": "或更小的 --batch-size，或安装 numpy 走快速路径（不管批量多大，它只建一个样本；"
+        "pip install 'micrograd-plus[fast]'），",
         "err_out_empty": "--out 需要一个文件夹名",
         "err_out_not_folder": "--out {folder}：已存在，但不是文件夹",
         "err_out_no_permission": "--out {folder}：没有在那里写文件的权限",

@@ -146,7 +146,8 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     _write_out_folder(args.out, files)
     written = list(files)
     if not args.quiet:
-        done_line = {"steps": args.steps, "seconds": seconds, "files": ", ".join(written)}
+        joined = ("、" if lang == "zh" else ", ").join(written)
+        done_line = {"steps": args.steps, "seconds": seconds, "files": joined}
         print(cli_line("out_done", lang, **done_line, out=args.out), file=out)
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
 
@@ -183,11 +184,13 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
     per_step = 2 * params * samples + 2 * params
     if per_step > MAX_VALUES_PER_STEP:
         lang = language(args.lang)
-        hint = cli_line("err_budget_numpy", lang) if eager else ""
+        # without numpy each sample of the batch is built, so a smaller batch helps; with
+        # numpy one sample is traced whatever the batch, and only smaller widths do
+        hint = cli_line("err_budget_eager", lang) if eager else ""
         hidden = ",".join(map(str, args.hidden))
         limit = MAX_VALUES_PER_STEP
         raise UsageError(
-            cli_line("err_budget", lang, hidden=hidden, values=per_step, limit=limit, numpy=hint)
+            cli_line("err_budget", lang, hidden=hidden, values=per_step, limit=limit, eager=hint)
         )
 
 
@@ -200,6 +203,8 @@ def _check_out_folder(folder: str, lang: str = "en") -> None:
     parent = folder if os.path.isdir(folder) else os.path.dirname(os.path.abspath(folder))
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):  # a/b where a is a file: no folder can be made there
+        raise OSError(cli_line("err_out_not_folder", lang, folder=parent))
     if not os.access(parent, os.W_OK):
         raise OSError(cli_line("err_out_no_permission", lang, folder=folder))
     for name in OUTPUTS:  # a file there that would be refused is refused now
@@ -241,7 +246,8 @@ def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
                 print(cli_line("out_step", lang, **line), file=sys.stderr)
 
         return report
-    bar = tqdm(total=total, desc=cli_line("out_progress", lang), unit="step", file=sys.stderr)
+    unit = cli_line("out_unit", lang)
+    bar = tqdm(total=total, desc=cli_line("out_progress", lang), unit=unit, file=sys.stderr)
 
     def update(loss: float | None, acc: float | None) -> None:
         if loss is None:

@@ -151,12 +151,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "quiz_score": "{right} of {asked} right at the first try",
         # the stepper's neuron view: an MLP's neurons, one box each
         "neuron": "neuron",
-        "neuron_help": "Each box w·x+b → relu is one neuron: click it to see its scalar ops, "
-        "click again to fold them back. Grey and hatched: a dead ReLU (its output is 0), which "
-        "passes no gradient back. Zoom with + and − or Ctrl + the wheel; drag to move.",
+        "neuron_help": "Each box w·x+b → relu is one neuron, its grad that of its output: click "
+        "it to see its scalar ops (layers.0.neurons.3:w.1·x is w.1 times its input, "
+        ":b+w·x[:2] the bias plus the first two products), click the dashed frame's empty space "
+        "or 'collapse' to fold them back. Grey and hatched: a dead ReLU (its output is 0), which "
+        "passes no gradient back to its weights, whatever its output's grad. Zoom with + and − "
+        "or Ctrl + the wheel; drag to move.",
         "neuron_dead": "dead: relu = 0",
         "neuron_sample": "sample {k}",
-        "neuron_inside": "inside: {step}",
+        "neuron_inside": "inside the neuron: {step}",
+        "neuron_grad": "output grad",
         "view_zoom_in": "zoom in",
         "view_zoom_out": "zoom out",
         "view_fit": "fit",
@@ -218,7 +222,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "no_backward": "这个 Value 是手工建的（运算 {op!r}，有父节点），但没有设置 _backward："
         "它的父节点从它那里得不到任何梯度（请像讲座里那样写 out._backward = _backward，"
         "即计算局部偏导的闭包）",
-        "nan_backward": "对 nan 调用了 backward()：前向传播里某个运算算出了 nan（例如负数的非整数次幂）；"
+        "nan_backward": "对 nan 调用了 backward()：前向计算里某个运算算出了 nan（例如负数的小数次幂）；"
         "把前向传播放进 micrograd.detect_anomaly() 里运行，就能找到是哪一个",
         "unknown_format": "未知的格式 '{fmt}'（来自 -o 的扩展名）：请用 --format 指定，可选 {formats}",
         "png_tty": "--format png 输出的是二进制数据：请用 -o 文件名 写入文件",
@@ -295,11 +299,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
         "quiz_score": "首次答对 {right} / {asked}",
         "neuron": "神经元",
-        "neuron_help": "每个 w·x+b → relu 方框是一个神经元：点击它展开成标量运算，再点击一次收起。"
-        "灰色带斜线的是死掉的 ReLU（输出为 0），梯度传不回去。用 + 和 − 或 Ctrl + 滚轮缩放，拖动来移动。",
+        "neuron_help": "每个 w·x+b → relu 方框是一个神经元，框里的梯度是它输出的梯度。点击它展开成标量运算"
+        "（layers.0.neurons.3:w.1·x 是 w.1 乘它的输入，:b+w·x[:2] 是偏置加上前两个乘积），"
+        "点击虚线框里的空白处或“收起”按钮收起。灰色带斜线的是死掉的 ReLU（输出为 0）：不管它输出的梯度是多少，"
+        "都传不回它的权重。用 + 和 − 或 Ctrl + 滚轮缩放，拖动来移动。",
         "neuron_dead": "ReLU 输出 0，梯度传不回去",
         "neuron_sample": "样本 {k}",
-        "neuron_inside": "内部：{step}",
+        "neuron_inside": "神经元内部：{step}",
+        "neuron_grad": "输出的梯度",
         "view_zoom_in": "放大",
         "view_zoom_out": "缩小",
         "view_fit": "全图",

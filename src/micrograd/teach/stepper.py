@@ -137,7 +137,7 @@ _PAGE_WORDS = (
     "skip_zero",
     "nudge_cannot",
     *("quiz_intro", "quiz_check", "quiz_show", "quiz_right", "quiz_not_number", "quiz_score"),
-    *("neuron", "neuron_help", "neuron_dead", "neuron_sample", "neuron_inside"),
+    *("neuron", "neuron_help", "neuron_dead", "neuron_sample", "neuron_inside", "neuron_grad"),
     *("view_zoom_in", "view_zoom_out", "view_fit", "view_follow", "view_expand_all"),
     *("view_collapse_all", "view_collapse"),
 )
