@@ -573,3 +573,26 @@ def test_too_wide_a_model_is_refused_with_advice_that_helps(capsys, monkeypatch)
     monkeypatch.setattr(commands.importlib.util, "find_spec", lambda name: None)  # no numpy
     code, _, err = run_cli(capsys, "train", "--hidden", "600,600", "--no-plot", "--quiet")
     assert code == 2 and "a smaller --batch-size" in err and "install numpy" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["train", "--hidden", "16,x"], "参数 --hidden：宽度应写成 16,16 这样，收到的是 '16,x'"),
+        (["train", "--lr", "0"], "参数 --lr：应为大于 0 的有限数"),
+        (["train", "--optimizer", "foo"], "参数 --optimizer：无效的选择：'foo'（可选："),
+        (["train", "--steps"], "参数 --steps：需要一个值"),
+        (["explain"], "缺少必需的参数：expr（见 'micrograd explain --help'）"),
+        (["explain", "a", "--set", "a=1", "b=2"], "无法识别的参数：b=2"),
+        (
+            ["train", "--data", "mnist", "--data-dir", "nowhere"],
+            "mnist：在 nowhere 里找不到 MNIST 文件",
+        ),
+        (["explain", "-a*b"], "'-a*b' 以 '-' 开头，所以被当成了选项"),
+    ],
+)
+def test_usage_errors_are_chinese_under_a_chinese_locale(args, said, capsys, monkeypatch):
+    """L2-11: argparse's own sentences, the command's checks and the hints, in Chinese."""
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, _, err = run_cli(capsys, *args)
+    assert code in (1, 2) and err.startswith("micrograd：错误：") and said in err, err

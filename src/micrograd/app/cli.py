@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
-from micrograd.app.cli_texts import cli_text
+from micrograd.app.cli_texts import cli_line, cli_text
 from micrograd.app.commands import (
     FORMATS,
     IMAGES,
@@ -24,7 +24,7 @@ from micrograd.app.commands import (
 from micrograd.app.defaults import DEFAULTS
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
-from micrograd.teach.messages import LANGUAGES, columns, language, op_error
+from micrograd.teach.messages import LANGUAGES, columns, language, op_error, usage_error
 from micrograd.teach.messages import text as say
 
 
@@ -34,27 +34,33 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------- demo and train
-def _hidden(text: str) -> list[int]:
-    try:
-        sizes = [int(s) for s in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected widths like 16,16, got {text!r}") from None
-    if not sizes or any(s < 1 or s > 4096 for s in sizes):
-        raise argparse.ArgumentTypeError(f"widths must be between 1 and 4096, got {text!r}")
-    return sizes
+def _hidden(lang: str) -> Any:
+    """An argparse type: hidden widths such as 16,16, each from 1 to 4096 (its errors in `lang`)."""
+
+    def parse(text: str) -> list[int]:
+        try:
+            sizes = [int(s) for s in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(cli_line("err_widths", lang, text=text)) from None
+        if not sizes or any(s < 1 or s > 4096 for s in sizes):
+            raise argparse.ArgumentTypeError(cli_line("err_widths_range", lang, text=text))
+        return sizes
+
+    return parse
 
 
-def _number(kind: type, low: float, strict: bool) -> Any:
+def _number(kind: type, low: float, strict: bool, lang: str = "en") -> Any:
     """An argparse type: a finite `kind` above `low` (or at least `low` when not strict)."""
 
     def parse(text: str) -> Any:
         try:
             x = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a {kind.__name__}, got {text!r}") from None
+            key = "err_not_int" if kind is int else "err_not_number"
+            raise argparse.ArgumentTypeError(cli_line(key, lang, text=text)) from None
         if not (x > low if strict else x >= low) or x == float("inf"):
-            bound = f"above {low}" if strict else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"expected a finite number {bound}, got {text!r}")
+            key = "err_not_above" if strict else "err_not_at_least"
+            raise argparse.ArgumentTypeError(cli_line(key, lang, low=low, text=text))
         return x
 
     return parse
@@ -83,11 +89,11 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     p.add_argument("--data-dir", help=cli_text("help_data_dir", lang))
     p.add_argument(
         "--noise",
-        type=_number(float, 0, strict=False),
+        type=_number(float, 0, strict=False, lang=lang),
         default=0.1,
         help=cli_text("help_noise", lang),
     )
-    p.add_argument("--hidden", type=_hidden, default=None, help=cli_text("help_hidden", lang))
+    p.add_argument("--hidden", type=_hidden(lang), default=None, help=cli_text("help_hidden", lang))
     p.add_argument(
         "--activation",
         choices=["relu", "tanh", "sigmoid", "linear"],
@@ -102,25 +108,25 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     )
     p.add_argument(
         "--lr",
-        type=_number(float, 0, strict=True),
+        type=_number(float, 0, strict=True, lang=lang),
         default=None,
         help=cli_text("help_lr", lang),
     )
     p.add_argument(
         "--momentum",
-        type=_number(float, 0, strict=False),
+        type=_number(float, 0, strict=False, lang=lang),
         default=0.0,
         help=cli_text("help_momentum", lang),
     )
     p.add_argument(
         "--steps",
-        type=_number(int, 0, strict=True),
+        type=_number(int, 0, strict=True, lang=lang),
         default=None,
         help=cli_text("help_steps", lang),
     )
     p.add_argument(
         "--batch-size",
-        type=_number(int, 0, strict=True),
+        type=_number(int, 0, strict=True, lang=lang),
         default=None,
         help=cli_text("help_batch_size", lang),
     )
@@ -136,7 +142,7 @@ def _add_expression_commands(sub: Any, lang: str) -> None:
     common.add_argument("--lang", choices=LANGUAGES, help=say("help_lang", lang))
     common.add_argument(
         "--max-nodes",
-        type=_number(int, 0, strict=True),
+        type=_number(int, 0, strict=True, lang=lang),
         default=MAX_NODES,
         help=say("help_max_nodes", lang),
     )
@@ -286,7 +292,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     )
     pg.add_argument(
         "--port",
-        type=_number(int, 0, strict=False),
+        type=_number(int, 0, strict=False, lang=lang),
         default=8000,
         help=cli_text("help_port", lang),
     )
@@ -317,7 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.lang = args.main_lang
         return int(args.run(args) or 0)
     except UsageError as e:
-        print(say("error", lang, message=f"{e}{_dash_hint(argv)}"), file=sys.stderr)
+        message = usage_error(str(e), lang)  # argparse's own sentences, in Chinese too
+        print(say("error", lang, message=f"{message}{_dash_hint(argv, lang)}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # `micrograd explain ... | head`: stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -333,15 +340,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _dash_hint(argv: list[str]) -> str:
+def _dash_hint(argv: list[str], lang: str = "en") -> str:
     """A hint when an argument that starts with '-' was not meant as an option."""
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and arg not in ("-", "-o", "-h"):
-            return (
-                f"; {arg!r} starts with '-', so it reads as an option: put an expression like it "
-                f"last, after '--' (micrograd explain --set a=1 -- {arg!r}); write a negative "
-                "number as --lr=-1"
-            )
+            return cli_line("err_dash", lang, arg=arg)
     return ""
 
 

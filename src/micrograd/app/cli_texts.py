@@ -60,6 +60,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "err_out_empty": "--out needs a folder name",
         "err_out_not_folder": "--out {folder}: exists and is not a folder",
         "err_out_no_permission": "--out {folder}: no permission to write there",
+        "err_mnist_missing": "mnist: the MNIST files are not in {folder}; download the four "
+        "MNIST files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+        "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz) into that folder",
+        "err_dash": "; {arg!r} starts with '-', so it reads as an option: put an expression like "
+        "it last, after '--' (micrograd explain --set a=1 -- {arg!r}); write a negative number as "
+        "--lr=-1",
+        "err_widths": "expected widths like 16,16, got {text!r}",
+        "err_widths_range": "widths must be between 1 and 4096, got {text!r}",
+        "err_not_int": "expected an int, got {text!r}",
+        "err_not_number": "expected a float, got {text!r}",
+        "err_not_above": "expected a finite number above {low}, got {text!r}",
+        "err_not_at_least": "expected a finite number at least {low}, got {text!r}",
     },
     "zh": {
         "about_micrograd": "一个极小的自动微分引擎：训练、画图、讲解。",
@@ -110,6 +122,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "err_out_empty": "--out 需要一个文件夹名",
         "err_out_not_folder": "--out {folder}：已存在，但不是文件夹",
         "err_out_no_permission": "--out {folder}：没有在那里写文件的权限",
+        "err_mnist_missing": "mnist：在 {folder} 里找不到 MNIST 文件：请把四个 MNIST 文件（train-images-idx3-ubyte.gz、"
+        "train-labels-idx1-ubyte.gz、t10k-images-idx3-ubyte.gz、t10k-labels-idx1-ubyte.gz）下载到这个文件夹",
+        "err_dash": "；{arg!r} 以 '-' 开头，所以被当成了选项：像这样的表达式请放在最后、'--' 之后"
+        "（micrograd explain --set a=1 -- {arg!r}）；负数请写成 --lr=-1 这样",
+        "err_widths": "宽度应写成 16,16 这样，收到的是 {text!r}",
+        "err_widths_range": "每层的宽度应在 1 到 4096 之间，收到的是 {text!r}",
+        "err_not_int": "应为整数，收到的是 {text!r}",
+        "err_not_number": "应为数字，收到的是 {text!r}",
+        "err_not_above": "应为大于 {low} 的有限数，收到的是 {text!r}",
+        "err_not_at_least": "应为不小于 {low} 的有限数，收到的是 {text!r}",
     },
 }
 

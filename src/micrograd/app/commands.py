@@ -45,7 +45,13 @@ def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
     if args.data == "mnist":
         if not args.data_dir:
             raise UsageError(cli_line("err_mnist_dir", language(args.lang)))
-        return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
+        try:
+            return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
+        except FileNotFoundError:
+            lang = language(args.lang)
+            raise FileNotFoundError(
+                cli_line("err_mnist_missing", lang, folder=args.data_dir)
+            ) from None
     if args.data == "digits":
         X, y = digits()
     else:

@@ -362,6 +362,37 @@ def op_error(e: BaseException, lang: str) -> str:
     return f"运算 '{op}'（输入 {inputs}）：{reason}"
 
 
+# argparse's own sentences (its usage errors), in Chinese
+_USAGE_ZH = [
+    (r"the following arguments are required: (.*)", r"缺少必需的参数：\1"),
+    (r"unrecognized arguments: (.*)", r"无法识别的参数：\1"),
+    (r"invalid choice: (.*) \(choose from (.*)\)", r"无效的选择：\1（可选：\2）"),
+    (r"expected one argument", "需要一个值"),
+    (r"invalid (\w+) value: (.*)", r"无效的 \1 值：\2"),
+]
+
+
+def usage_error(message: str, lang: str) -> str:
+    """A usage error of the command (argparse's words, then "(see 'PROG --help')") in `lang`."""
+    if lang != "zh":
+        return message
+    found = re.fullmatch(r"(.*) \(see '(.+) --help'\)", message, re.S)
+    if found is None:
+        return _usage_zh(message)
+    return f"{_usage_zh(found[1])}（见 '{found[2]} --help'）"
+
+
+def _usage_zh(sentence: str) -> str:
+    """One of argparse's sentences in Chinese ("argument --x: ..." around another one)."""
+    argument = re.fullmatch(r"argument (\S+): (.*)", sentence, re.S)
+    if argument:
+        return f"参数 {argument[1]}：{_usage_zh(argument[2])}"
+    for pattern, chinese in _USAGE_ZH:
+        if re.fullmatch(pattern, sentence, re.S):
+            return re.sub(pattern, chinese, sentence, flags=re.S)
+    return sentence
+
+
 def text(key: str, lang: str, **fields: object) -> str:
     """The sentence `key` in `lang`, with its fields filled in."""
     return MESSAGES[lang][key].format(**fields)
