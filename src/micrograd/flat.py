@@ -26,7 +26,9 @@ comparisons of Values raise TraceError while tracing. Use ops (relu, tanh...) in
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
@@ -226,9 +228,33 @@ def _inlined(v: Value, inputs: Sequence[str], prefix: str = "r_") -> Inlined | N
     where it can't be: the op is then called through its rule."""
     if v._a is None or _rule_key(v) not in OPS:  # a leaf: no op
         return None
-    if v._k is not None:
-        inputs = [*inputs, repr(v._k)]
-    return inline_rule(OPS[_rule_key(v)], inputs, len(v._prev), FloatMath, prefix)
+    template = _template(OPS[_rule_key(v)], len(v._prev), v._k is not None)
+    if template is None:
+        return None
+    given = {f"__in{i}__": x if x.isidentifier() else f"({x})" for i, x in enumerate(inputs)}
+    given |= {"__k__": repr(v._k), "__r__": prefix}
+
+    def fill(text: str) -> str:
+        return _PLACEHOLDER.sub(lambda m: given[m[0]], text)
+
+    return Inlined(
+        [fill(t) for t in template.statements],
+        fill(template.out),
+        [fill(t) for t in template.locals],
+        template.functions,
+    )
+
+
+_PLACEHOLDER = re.compile(r"__in\d__|__k__|__r__")
+
+
+@functools.cache
+def _template(rule: Callable[..., Any], n_inputs: int, constant: bool) -> Inlined | None:
+    """A rule written out once per rule on placeholders for its inputs (__in0__...), its
+    constant (__k__) and the prefix of its locals (__r__): a graph's nodes of one op then only
+    fill them in (a parenthesised input keeps the expression's own order of operations)."""
+    names = [f"__in{i}__" for i in range(n_inputs)] + (["__k__"] if constant else [])
+    return inline_rule(rule, names, n_inputs, FloatMath, prefix="__r__")
 
 
 def _passes_on(v: Value) -> bool:
