@@ -33,9 +33,9 @@ import statistics
 import sys
 import time
 
-from micrograd.flat import compile_flat
+from worker import ALPHA, LR, Eager  # benchmarks/worker.py: W's user code, as bench.py runs it
 
-ALPHA, LR = 1e-4, 0.05
+from micrograd.flat import compile_flat
 
 
 def add_up(xs):
@@ -48,32 +48,19 @@ def add_up(xs):
 
 
 # ---------------------------------------------------------------------------- workload W
-class EagerW:
-    """benchmarks/worker.py's Eager: the original demo's user code, unchanged."""
+class EagerW(Eager):
+    """benchmarks/worker.py's Eager, the original demo's user code unchanged, which can start
+    again from its first weights and give one sample's gradients."""
 
     name = "eager"
 
     def __init__(self, X, y, weights, hidden):
-        from micrograd.engine import Value
-        from micrograd.nn import MLP
-
-        self.Value, self.X, self.y = Value, X, y
-        self.model = MLP(2, [*hidden, 1])
+        super().__init__(X, y, weights, hidden)
         self.weights = weights
-        self.reset()
 
     def reset(self):
         for p, w in zip(self.model.parameters(), self.weights, strict=True):
             p.data = w
-
-    def loss(self):
-        Value, model = self.Value, self.model
-        inputs = [list(map(Value, xrow)) for xrow in self.X]
-        scores = list(map(model, inputs))
-        losses = [(1 + -yi * scorei).relu() for yi, scorei in zip(self.y, scores)]
-        data_loss = sum(losses) * (1.0 / len(losses))
-        reg_loss = ALPHA * sum(p * p for p in model.parameters())
-        return data_loss + reg_loss
 
     def grads(self):
         total = self.loss()
@@ -89,13 +76,6 @@ class EagerW:
         model.zero_grad()
         out.backward()
         return [p.grad for p in model.parameters()]
-
-    def step(self):
-        total = self.loss()
-        self.model.zero_grad()
-        total.backward()
-        for p in self.model.parameters():
-            p.data -= LR * p.grad
 
 
 class ReplayW(EagerW):

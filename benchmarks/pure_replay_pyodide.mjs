@@ -32,7 +32,9 @@ function copyTree(from, to) {
   }
 }
 copyTree(join(ROOT, "src/micrograd"), "/home/pyodide/micrograd");
-py.FS.writeFile("/home/pyodide/pure_replay.py", readFileSync(join(HERE, "pure_replay.py")));
+for (const name of ["pure_replay.py", "worker.py"]) {
+  py.FS.writeFile(`/home/pyodide/${name}`, readFileSync(join(HERE, name)));
+}
 console.log(`Pyodide ${py.version} loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 
 py.globals.set("ARGS", py.toPy(process.argv.slice(2)));

@@ -32,9 +32,10 @@ def install(cls: type, ops: dict[str, Callable[..., Any]], math: type, env: dict
     """Set each op method of `cls` to the one compiled from its rule in `ops`, or, where the rule
     can't be compiled, to the method as written (kept on the first call). `math` is the namespace
     the rules get (FloatMath), `env` the engine names the compiled methods call."""
+    methods = op_methods(cls)
     if cls not in _WRITTEN:  # the methods as written, before the first call replaces them
-        _WRITTEN[cls] = {name: vars(cls)[name] for name in op_methods(cls)}
-    for name, (op, arity) in op_methods(cls).items():
+        _WRITTEN[cls] = {name: vars(cls)[name] for name in methods}
+    for name, (op, arity) in methods.items():
         method = compile_op(name, op, ops[op], arity, math, env) if op in ops else None
         if method is None:
             method = _WRITTEN[cls][name]
