@@ -1,5 +1,6 @@
 """The fast path replays the traced graph on batches with the eager engine's numbers."""
 
+import math
 import random
 
 import pytest
@@ -439,3 +440,42 @@ def test_the_array_path_trains_as_the_values_do():
         return [p.data for p in params]
 
     assert train(array=True) == pytest.approx(train(array=False), rel=1e-12)
+
+
+def test_shared_weights_and_branches_without_parameters():
+    """Backward writes a layer's gradient straight into its block only where no other use of the
+    same parameters came first, and skips what leads to no parameter; the numbers stay eager's."""
+    random.seed(7)
+    w = [[Value(random.uniform(-1, 1)) for _ in range(3)] for _ in range(2)]  # 2 neurons, w + b
+    params = [p for neuron in w for p in neuron]
+
+    def f(x0, x1, t):
+        def layer(xs):
+            return [(n[2] + n[0] * xs[0] + n[1] * xs[1]).relu() for n in w]
+
+        h = layer(layer([x0, x1]))  # the same weights, twice
+        side = (-t * 3.0).tanh()  # reads no parameter: its backward is not run
+        return (h[0] + h[1]) * side + 0.01 * sum(p * p for p in params)
+
+    rows = [[0.3, -0.8, 1.0], [1.2, 0.4, -1.0], [-0.5, 0.9, 0.5]]
+    prog = trace(f, params, 3)
+    values, grads, dx = prog.value_and_grad(np.array(rows), input_grads=True)
+    eager = np.zeros(len(params))
+    for i, row in enumerate(rows):
+        for p in params:
+            p.grad = 0
+        xs = [Value(x) for x in row]
+        out = f(*xs)
+        out.backward()
+        eager += [p.grad for p in params]
+        assert values[i] == pytest.approx(out.data, rel=1e-12)
+        assert dx[i].tolist() == pytest.approx([x.grad for x in xs], rel=1e-12)
+    assert rel_err(grads, eager) <= 1e-12
+    _, again, _ = prog.value_and_grad(np.array(rows))
+    assert rel_err(again, eager) <= 1e-12
+    # (t + 2).tanh reads no parameter: backward skips both its groups, unless input grads are asked
+    g = trace(lambda x, t: (w[0][0] * x).relu() * (t + 2.0).tanh(), params, 2)
+    assert len(g._plan(False).groups) == len(g.groups) - 2 and len(g._plan(True).groups) == 5
+    assert g.value_and_grad(np.array([[0.5, 1.0]]))[1][0] == pytest.approx(
+        (w[0][0].data * 0.5 > 0) * 0.5 * math.tanh(3.0), rel=1e-15
+    )

@@ -63,7 +63,7 @@ class Scatter:
 
     def add(self, grads: Any, contrib: Any, first: bool) -> None:
         """grads[rows] += contrib, or = where backward writes these rows `first` (the plan of
-        Compiled._first_writes: the grads array is not zeroed beforehand)."""
+        Compiled._plan: the grads array is not zeroed beforehand)."""
         rows = self.rows if self.order is None else self.unique_rows
         if self.order is not None:
             contrib = np.add.reduceat(contrib[self.order], self.starts, axis=0)
@@ -136,7 +136,10 @@ class Group:
     def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
         """Add each operand's share of `upstream` (the nodes' grads) into the grads."""
         for scatter, d in zip(self.scatters, local):
-            if run.times is np.multiply and scatter.writes_range(run.first[id(scatter)]):
+            first = run.first.get(id(scatter))
+            if first is None:  # these rows lead to no parameter (nor to an input asked for)
+                continue
+            if run.times is np.multiply and scatter.writes_range(first):
                 np.multiply(upstream, d, out=run.grads[scatter.rows])  # no temporary to copy
             else:
                 run.add(scatter, run.times(upstream, d))
@@ -149,7 +152,9 @@ class Group:
 @dataclass
 class Backward:
     """One backward pass over the groups: the grads array, the parameters' grads, which scatters
-    write first, whether input grads are wanted, and how upstream meets a local derivative."""
+    and parameter blocks write first (True), add (False) or are not needed (absent: their rows
+    lead to no parameter), whether input grads are wanted, how upstream meets a local derivative,
+    the values, and a vector of B ones (a bias's gradient is upstream @ ones)."""
 
     grads: Any
     param_grads: Any
@@ -157,6 +162,7 @@ class Backward:
     input_grads: bool
     times: Callable[[Any, Any], Any]
     values: Any
+    ones: Any
 
     def add(self, scatter: Scatter, contrib: Any) -> None:
         """Add `contrib` into the scatter's rows (or write it, where it writes first)."""
@@ -197,8 +203,9 @@ class SumGroup(Group):
         # d(sum)/d(term) = 1: each term gets the upstream grad
         if self.starts is None:
             for scatter in self.scatters:
-                run.add(scatter, upstream)
-        else:
+                if id(scatter) in run.first:
+                    run.add(scatter, upstream)
+        elif id(self.scatters[0]) in run.first:
             run.add(self.scatters[0], np.repeat(upstream, self.sizes, axis=0))
 
     def writes(self, input_grads: bool) -> list[Scatter]:
@@ -229,20 +236,30 @@ class LinearGroup(Group):
         return None
 
     def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
-        # out = bias + W @ x: d/dbias = 1, d/dx = W^T, d/dW = x^T
+        # out = bias + W @ x: d/dbias = 1 (summed over the batch: upstream @ ones), d/dx = W^T,
+        # d/dW = x^T. Where a block or rows are written first, the product goes straight there.
         assert self.weights is not None
         W, _, dW, dbias = blocks
         if self.bias is None:
-            run.add(self.scatters[0], upstream)
+            if id(self.scatters[0]) in run.first:
+                run.add(self.scatters[0], upstream)
         elif dbias is None:
-            self.bias.add(run.param_grads, upstream.sum(axis=1))
+            self.bias.add(run.param_grads, upstream @ run.ones)
+        elif run.first[id(self.bias)]:
+            np.matmul(upstream, run.ones, out=dbias)
         else:
-            dbias += upstream.sum(axis=1)
-        if run.input_grads or not self.reads_inputs:
-            run.add(self.scatters[1], W.T @ upstream)
+            dbias += upstream @ run.ones
+        dx = self.scatters[1]
+        first = run.first.get(id(dx))
+        if first is not None and dx.writes_range(first):
+            np.matmul(W.T, upstream, out=run.grads[dx.rows])
+        elif first is not None:
+            run.add(dx, W.T @ upstream)
         x = run.values[self.args[1]]
         if dW is None:
             self.weights.add(run.param_grads, upstream @ x.T)
+        elif run.first[id(self.weights)]:
+            np.matmul(upstream, x.T, out=dW)
         else:
             dW += upstream @ x.T
 

@@ -3,15 +3,17 @@ forward and backward on whole batches with numpy."""
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from micrograd import modes
 from micrograd.engine import Value
-from micrograd.fast.groups import Backward, rows_index, times_dead_relu
+from micrograd.fast.groups import Backward, LinearGroup, rows_index, times_dead_relu
 from micrograd.fast.plan import (
     find_linear,
     fold_sums,
@@ -22,6 +24,28 @@ from micrograd.fast.plan import (
     still_used,
 )
 from micrograd.modes import TraceError
+
+
+def _all_finite(a: Any) -> bool:
+    """Whether every number in `a` is finite: one sum, unless it overflows or meets a nan or inf."""
+    return math.isfinite(a.sum()) or bool(np.isfinite(a).all())
+
+
+def _has_nan(a: Any) -> bool:
+    """Whether `a` holds a nan: one sum, unless it is nan (a nan, or inf - inf in the sum)."""
+    return math.isnan(a.sum()) and bool(np.isnan(a).any())
+
+
+@dataclass
+class _Plan:
+    """What a backward pass runs (Compiled._plan): the groups, in backward order; for each scatter
+    and parameter block, whether it writes first (absent: not needed); the rows to zero first;
+    the parameters to zero first (None: all of them)."""
+
+    groups: list[int]
+    first: dict[int, bool]
+    zero_rows: Any
+    zero_params: Any
 
 
 class Compiled:
@@ -88,16 +112,17 @@ class Compiled:
         self._local = threading.local()
 
     # ---- replay
-    def _buffers(self, n: int) -> tuple[Any, Any]:
-        """The (rows, n) arrays of values and grads, kept between calls: allocating them anew each
-        time costs more than the arithmetic (fresh pages from the OS for every large array).
-        Per thread, so that threads can replay the same Compiled at once."""
+    def _buffers(self, n: int) -> Any:
+        """The (rows, n) arrays of values and grads (and n ones), kept between calls: allocating
+        them anew each time costs more than the arithmetic (fresh pages from the OS for every
+        large array). Per thread, so that threads can replay the same Compiled at once."""
         cache = self._local.__dict__
         if cache.get("n") != n:
             shape = (self.n_rows, n)
-            cache.update(n=n, values=np.empty(shape, self.dtype), grads=np.empty(shape, self.dtype))
-            cache["values"][self.const_rows] = self.const_values  # nothing writes these rows again
-        return cache["values"], cache["grads"]
+            values, grads = np.empty(shape, self.dtype), np.empty(shape, self.dtype)
+            cache.update(n=n, values=values, grads=grads, ones=np.ones(n, self.dtype))
+            values[self.const_rows] = self.const_values  # nothing writes these rows again
+        return cache["values"]
 
     def parameters(self) -> Any:
         """The parameters' current numbers, read from their Values, as a new array."""
@@ -139,7 +164,7 @@ class Compiled:
             grads = cache["param_grads"] = np.zeros(len(self.params), self.dtype)
             cache["blocks"] = [g.blocks(params, grads) for g in self.groups]  # made once
         blocks = cache["blocks"]
-        values, _ = self._buffers(batch.shape[0])
+        values = self._buffers(batch.shape[0])
         if self.reads_params:
             values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T if self.inputs_in_order else batch.T[self.input_index]
@@ -147,7 +172,7 @@ class Compiled:
         for g, group_blocks in zip(self.groups, blocks):
             locals_.append(g.forward(values, values[g.out], group_blocks))
         out = values[self.root]
-        if not np.isfinite(out).all():
+        if not _all_finite(out):
             bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
             raise FloatingPointError(
                 f"the compiled function gave {float(out[bad[0]])!r} for batch rows {bad}; run one "
@@ -180,8 +205,8 @@ class Compiled:
     ) -> tuple[Any, Any, Any]:
         values, locals_ = self._forward(batch, params)
         n = values.shape[1]
-        _, grads = self._buffers(n)
-        first, zero = self._first_writes(input_grads)
+        grads = self._local.grads
+        plan = self._plan(input_grads)
         if (
             weights is not None
             and not isinstance(weights, float)
@@ -191,60 +216,96 @@ class Compiled:
                 f"weights must be a number or have shape ({n},), got {np.shape(weights)}"
             )
         for times in (np.multiply, times_dead_relu):
-            grads[zero] = 0.0  # only rows added to before being written, or read unwritten
+            if plan.zero_rows.size:
+                grads[plan.zero_rows] = 0.0  # rows added to before being written, or read unwritten
             grads[self.root] = 1.0 if weights is None else weights
-            param_grads = self._backward(values, locals_, grads, first, input_grads, times)
+            param_grads = self._backward(values, locals_, grads, plan, input_grads, times)
             if self.reads_params:
                 param_grads[self.param_index] += grads[self.param_rows].sum(axis=1)
             dx = None
             if input_grads:
                 dx = np.zeros((n, self.n_inputs), self.dtype)
                 dx[:, self.input_index] = grads[self.input_rows].T
-            if not (np.isnan(param_grads).any() or (dx is not None and np.isnan(dx).any())):
+            # one sum finds a nan (and, rarely, an inf - inf: the exact check tells them apart)
+            if not (_has_nan(param_grads) or (dx is not None and _has_nan(dx))):
                 break
             # A nan: maybe a dead relu times an inf upstream. Once more, with dead relus passing
             # nothing on, as the eager engine does (rare: the usual pass pays one check)
         return values[self.root].copy(), param_grads.copy(), dx  # the buffer is reused
 
     def _backward(
-        self, values: Any, locals_: Any, grads: Any, first: Any, input_grads: bool, times: Any
+        self, values: Any, locals_: Any, grads: Any, plan: _Plan, input_grads: bool, times: Any
     ) -> Any:
-        """The chain rule over the groups, outputs first, into `grads`; returns the parameters'
-        part. `times(upstream, local)` multiplies (np.multiply, or times_dead_relu)."""
-        param_grads = self._local.param_grads
-        param_grads.fill(0.0)
-        run = Backward(grads, param_grads, first, input_grads, times, values)
-        for g, local, blocks in zip(
-            reversed(self.groups), reversed(locals_), reversed(self._local.blocks)
-        ):
-            g.backward(run, grads[g.out], local, blocks)
+        """The chain rule over the groups that lead to a parameter, outputs first, into `grads`;
+        returns the parameters' part. `times(upstream, local)` multiplies (np.multiply, or
+        times_dead_relu)."""
+        cache = self._local
+        param_grads = cache.param_grads
+        if plan.zero_params is None:
+            param_grads.fill(0.0)
+        elif plan.zero_params.size:
+            param_grads[plan.zero_params] = 0.0  # the entries no block writes first
+        run = Backward(grads, param_grads, plan.first, input_grads, times, values, cache.ones)
+        groups, blocks = self.groups, cache.blocks
+        for i in plan.groups:
+            g = groups[i]
+            g.backward(run, grads[g.out], locals_[i], blocks[i])
         return param_grads
 
-    def _first_writes(self, input_grads: bool) -> tuple[dict[int, bool], Any]:
-        """Which scatters of backward write rows no earlier one wrote (they assign instead of
-        adding), and the rows to zero first: those added to after a partial write, and leaves
-        read at the end that no scatter reaches. Zeroing the whole (rows, B) array each call
-        costs as much as a layer's matrix product at large batches. Planned once per mode."""
+    def _plan(self, input_grads: bool) -> _Plan:
+        """Planned once per mode: which groups backward runs (those that lead to a parameter, or
+        to an input when input_grads), which scatters and parameter blocks write first (they
+        assign instead of adding), and the rows and parameters to zero first: rows added to
+        after a partial write and leaves read at the end that no scatter reaches; parameters no
+        block writes first. Zeroing the whole (rows, B) array each call costs as much as a
+        layer's matrix product at large batches."""
         cache = self.__dict__.setdefault("_plans", {})
         if input_grads in cache:
             return cache[input_grads]
         everything = np.arange(self.n_rows)
+        wanted = np.zeros(self.n_rows, dtype=bool)  # rows whose grads lead somewhere wanted
+        wanted[self.param_rows] = True
+        if input_grads:
+            wanted[self.input_rows] = True
+        needed = []
+        for i, g in enumerate(self.groups):
+            if isinstance(g, LinearGroup) or any(wanted[a].any() for a in g.args):
+                wanted[g.out] = True  # a layer's weights are parameters
+                needed.append(i)
         touched = np.zeros(self.n_rows, dtype=bool)
         touched[self.root] = True
+        written = np.zeros(len(self.params), dtype=bool)  # parameters a block wrote first
+        covered = np.zeros(len(self.params), dtype=bool)
         first: dict[int, bool] = {}
         zero: list[Any] = []
-        for g in reversed(self.groups):
+        for i in reversed(needed):
+            g = self.groups[i]
             for sc in g.writes(input_grads):
                 rows = everything[sc.rows]
+                if not wanted[rows].any():
+                    continue
                 seen = touched[rows]
                 first[id(sc)] = not seen.any()
                 if seen.any():
                     zero.append(rows[~seen])
                 touched[rows] = True
+            if isinstance(g, LinearGroup):
+                for block in (g.bias, g.weights):
+                    if block is not None:
+                        index = block.index.ravel()
+                        first[id(block)] = block.base >= 0 and not written[index].any()
+                        covered[index] |= first[id(block)]
+                        written[index] = True
         for rows in (self.param_rows, self.input_rows):
             rows = everything[rows]
             zero.append(rows[~touched[rows]])
-        cache[input_grads] = first, np.unique(np.concatenate(zero)).astype(np.intp)
+        zero_params = np.flatnonzero(~covered)
+        cache[input_grads] = _Plan(
+            needed[::-1],
+            first,
+            np.unique(np.concatenate(zero)).astype(np.intp),
+            None if len(zero_params) == len(self.params) else zero_params,
+        )
         return cache[input_grads]
 
     def check(
