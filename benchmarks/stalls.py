@@ -2,13 +2,15 @@
 threads cost on a busy machine, and what micrograd.tuning.one_blas_thread() (which fit() and the
 playground use for small models) saves.
 
-    python benchmarks/stalls.py [--rounds 3] [--steps 300]
+    python benchmarks/stalls.py [--rounds 3] [--steps 300] [--busy 2]
 
 Each measurement is a fresh process that trains MLP(64, [64, 10]) with Adam on batches of 128
 through micrograd.app.train.Trainer, timing every step (the step and the accuracy fit() measures);
 "one thread" trains inside Trainer.threads() as fit() does, "as configured" leaves numpy's BLAS as
 it starts. The modes alternate within each round. Printed: the median and the 90th percentile of
-the step times of each mode, quiet and busy, over all rounds.
+the step times of each mode, quiet and busy, over all rounds. `--busy` sets how many busy
+processes run beside it: with 2 on a 2-core machine, more processes want a core than there are
+cores, so the scheduler takes the core away from every process in turn, whatever BLAS does.
 """
 
 from __future__ import annotations
@@ -55,12 +57,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--busy", type=int, default=2, help="busy processes beside it")
     args = parser.parse_args()
     times: dict[tuple[str, str], list[float]] = {}
     for load in ("quiet", "busy"):
         busy = []
-        if load == "busy":  # two processes that keep both cores of a 2-core machine busy
-            busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+        if load == "busy":  # processes that each keep a core busy
+            busy = [
+                subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(args.busy)
+            ]
             time.sleep(1)
         try:
             for r in range(args.rounds):

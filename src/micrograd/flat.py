@@ -36,7 +36,7 @@ from micrograd import modes
 from micrograd.engine import OPS, Value, topo_order
 from micrograd.maths import FloatMath
 from micrograd.modes import TraceError
-from micrograd.specialize import Inlined, inline_rule
+from micrograd.specialize import Inlined, inline_rule, release_trees
 
 Weights = Union[float, Sequence[float], None]
 
@@ -147,7 +147,9 @@ def compile_flat(
     outputs = [o for o in results if isinstance(o, Value)]
     if not results or len(outputs) != len(results):
         raise TraceError(f"the traced function must return a Value or a tuple of them, got {out!r}")
-    return FlatProgram(fn, params, inputs, outputs, fold)
+    program = FlatProgram(fn, params, inputs, outputs, fold)
+    release_trees()  # the rules' sources, parsed for the templates
+    return program
 
 
 # ---------------------------------------------------------------------------- the code generator

@@ -43,6 +43,14 @@ def install(cls: type, ops: dict[str, Callable[..., Any]], math: type, env: dict
             method.__doc__ = _WRITTEN[cls][name].__doc__
             method.__qualname__ = f"{cls.__name__}.{name}"
         setattr(cls, name, method)
+    release_trees()
+
+
+def release_trees() -> None:
+    """Drop the syntax trees of the source files read so far (each is parsed once per batch of
+    compiling): kept, engine.py's and maths.py's are ~10,000 objects that every full garbage
+    collection walks, and a training step of the eager engine triggers several."""
+    _functions_in.cache_clear()
 
 
 _WRITTEN: dict[type, dict[str, Any]] = {}  # each class's op methods as written, before compiling
