@@ -320,15 +320,28 @@ def test_fit_on_the_fast_path_trains_like_the_eager_engine_and_fills_the_values(
     assert rel_err(d1, d2) <= 1e-9 and rel_err(g1, g2) <= 1e-9  # the Values hold the result
 
 
-def test_logsumexp_is_one_fused_op_and_stays_stable():
-    """The fast path runs losses.logsumexp as one op (not its max chain): the same value and
-    gradient as the eager graph, also where exp would overflow."""
-    f = lambda a, b, c, t: cross_entropy_one([a, b, c], [t, 1 - t, 0.0])  # noqa: E731
-    prog = trace(f, [], 4)
+@pytest.mark.parametrize("name", ["cross_entropy", "logsumexp", "two cross_entropy"])
+def test_a_softmax_loss_is_one_fused_op_and_stays_stable(name):
+    """The fast path runs cross_entropy_one (with target weights) and losses.logsumexp as one op
+    each (not their max chain): the same values and gradients as the eager graph, also where exp
+    would overflow, and for weights that are numbers, inputs or made from inputs."""
     from micrograd.fast.groups import FusedGroup, RuleGroup
-    from micrograd.losses import FUSED
+    from micrograd.losses import FUSED, logsumexp
 
-    assert [g.rule for g in prog.groups if isinstance(g, FusedGroup)] == [FUSED["logsumexp"]]
+    if name == "cross_entropy":
+        f = lambda a, b, c, t: cross_entropy_one([a, b, c], [t, 1 - t, 0.0])  # noqa: E731
+    elif name == "logsumexp":
+        f = lambda a, b, c, t: logsumexp([a, b * t, c]) * 2.0  # noqa: E731
+    else:  # two of them in one group, on inputs that are not consecutive rows
+
+        def f(a, b, c, t):
+            one = cross_entropy_one([a, b, c], [t, 1 - t, 0.0])
+            return one + cross_entropy_one([c, a, b * 2], [0.5, 0.5, 1 - t])
+
+    prog = trace(f, [], 4)
+    fused = [g for g in prog.groups if isinstance(g, FusedGroup)]
+    assert [g.rule for g in fused] == [FUSED[name.removeprefix("two ")]]
+    assert fused[0].shape[1] == (2 if name.startswith("two") else 1)
     relus = [g for g in prog.groups if isinstance(g, RuleGroup) and g.rep._op == "ReLU"]
     assert not relus  # the max's relu chain is not replayed
     rows = [[1000.0, 0.0, -3.0, 1.0], [0.5, 0.25, 2.0, 0.0], [-800.0, -801.0, -799.5, 1.0]]

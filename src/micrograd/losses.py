@@ -74,20 +74,30 @@ def logsumexp(logits: Sequence[Value]) -> Value:
     return fuse(out, "logsumexp", logits)
 
 
-def logsumexp_arrays(np: Any, z: list[Any]) -> tuple[Any, list[Any]]:
-    """logsumexp's fused rule on numpy arrays (`np`), one array per logit: the output, stable (the
-    max first), and its local derivatives, the softmax exp(z_j - out)."""
-    m = np.maximum.reduce(z)
-    e = [np.exp(zj - m) for zj in z]
-    total = np.add.reduce(e)
-    out = m + np.log(total)
-    return out, [ej / total for ej in e]
+def logsumexp_arrays(np: Any, z: Any) -> tuple[Any, Any]:
+    """logsumexp's fused rule on a numpy array `z` (`np` is numpy), one row per logit: the output,
+    stable (the max first), and its local derivatives, the softmax exp(z - out)."""
+    m = z.max(axis=0)
+    e = np.exp(z - m)
+    total = e.sum(axis=0)
+    return m + np.log(total), e / total
+
+
+def cross_entropy_arrays(np: Any, x: Any) -> tuple[Any, Any]:
+    """cross_entropy_one's fused rule for target weights: `x` holds the K logits z, then the K
+    weights t, one row each. The output logsumexp(z) - sum(t * z), and its local derivatives:
+    softmax(z) - t for the logits, -z for the weights."""
+    z, t = np.split(x, 2)
+    lse, softmax = logsumexp_arrays(np, z)
+    return lse - (t * z).sum(axis=0), np.concatenate([softmax - t, -z])
 
 
 # Fused ops: a Value that a loss marks with fuse(out, name, inputs) is replayed by micrograd.fast as
-# one op over `inputs`, with FUSED[name] on arrays, instead of the ops that built it one by one.
-FUSED: dict[str, Callable[[Any, list[Any]], tuple[Any, list[Any]]]] = {
+# one op over `inputs`, with FUSED[name] on the array of their numbers (one row per input),
+# instead of the ops that built it one by one.
+FUSED: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {
     "logsumexp": logsumexp_arrays,
+    "cross_entropy": cross_entropy_arrays,
 }
 
 
@@ -117,6 +127,8 @@ def cross_entropy_one(logits: Sequence[Value], target: Any) -> Value:
                 f"cross_entropy: {len(target)} target weights for {len(logits)} logits"
             )
         picked = sum((w * z for w, z in zip(target, logits)), Value(0.0))
+        weights = [w if isinstance(w, Value) else Value(w) for w in target]
+        return fuse(logsumexp(logits) - picked, "cross_entropy", [*logits, *weights])
     return logsumexp(logits) - picked
 
 

@@ -4,8 +4,8 @@ them; micrograd.fast.plan makes them). Also how a block of contributions is adde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -17,8 +17,8 @@ NUMPY = NumpyMath(np)  # the rules' elementary functions on arrays
 Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
 
 
-def rows_index(rows: Sequence[int]) -> Index:
-    """`rows` as a slice when they are consecutive and ascending (reads and writes are then views,
+def rows_index(rows: Any) -> Index:
+    """`rows` (ints) as a slice when they are consecutive and ascending (reads and writes are then views,
     not copies), else as an index array."""
     a = np.asarray(rows, dtype=np.intp)
     if len(a) and a[-1] - a[0] == len(a) - 1 and (len(a) == 1 or (np.diff(a) == 1).all()):
@@ -270,12 +270,28 @@ class LinearGroup(Group):
 
 @dataclass
 class FusedGroup(Group):
-    """Nodes that a loss computed as one fused op (micrograd.losses.FUSED): its rule on arrays
-    gives the output and the local derivative of each input."""
+    """Nodes that a loss computed as one fused op (micrograd.losses.FUSED): its rule on the block of
+    their inputs, shape (inputs, nodes, B), gives the outputs (nodes, B) and the block of local
+    derivatives. `read` is the block's rows, input by input; args and scatters are its runs of
+    consecutive rows, `runs` where each begins and ends among the inputs."""
 
-    rule: Callable[[Any, list[Any]], tuple[Any, list[Any]]] | None = None
+    rule: Callable[[Any, Any], tuple[Any, Any]] | None = None
+    read: Index = None
+    shape: tuple[int, int] = (0, 0)  # (inputs, nodes)
+    runs: list[tuple[int, int]] = field(default_factory=list)
 
     def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         assert self.rule is not None
-        out[...], local = self.rule(np, [values[a] for a in self.args])
+        out[...], local = self.rule(np, values[self.read].reshape(*self.shape, -1))
         return local
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
+        for scatter, (a, b) in zip(self.scatters, self.runs):
+            first = run.first.get(id(scatter))
+            if first is None:  # these inputs lead to no parameter (nor to an input asked for)
+                continue
+            d = local[a:b]
+            if run.times is np.multiply and scatter.writes_range(first):
+                np.multiply(upstream, d, out=run.grads[scatter.rows].reshape(d.shape))
+            else:
+                run.add(scatter, run.times(upstream, d).reshape(-1, upstream.shape[-1]))

@@ -219,8 +219,13 @@ def make_group(
         scatters = [Scatter.plan(bias_rows), Scatter.plan(xs)]
         return LinearGroup(out, [bias_rows, xs], scatters, weights, bias, reads_inputs)
     ins = [_parents(v) for v in members]
+    if op.startswith("fused "):  # one block of inputs: runs of consecutive rows are views
+        rows = np.array([[row[id(i[k])] for i in ins] for k in range(len(ins[0]))], np.intp)
+        cut = [0, *(k for k in range(1, len(rows)) if (rows[k] != rows[k - 1] + 1).any())]
+        runs = list(zip(cut, [*cut[1:], len(rows)]))
+        args = [rows_index(rows[a:b].ravel()) for a, b in runs]
+        rule = FUSED[op.removeprefix("fused ")]
+        read = rows_index(rows.ravel())
+        return FusedGroup(out, args, [Scatter.plan(a) for a in args], rule, read, rows.shape, runs)
     args = [rows_index([row[id(i[k])] for i in ins]) for k in range(len(ins[0]))]
-    scatters = [Scatter.plan(a) for a in args]
-    if op.startswith("fused "):
-        return FusedGroup(out, args, scatters, FUSED[op.removeprefix("fused ")])
-    return RuleGroup(out, args, scatters, members[0])
+    return RuleGroup(out, args, [Scatter.plan(a) for a in args], members[0])
