@@ -16,6 +16,10 @@ def test_parameter_count_and_types():
     names = [n for n, _ in model.named_parameters()]
     assert names[0] == "layers.0.neurons.0.w.0" and names[-1] == "layers.2.neurons.0.b"
     assert len(set(names)) == 41
+    for module in (model, model.layers[1], model.layers[1].neurons[2]):  # the same Values, in order
+        named = [p for _, p in module.named_parameters()]
+        assert len(module.parameters()) == len(named)
+        assert all(p is q for p, q in zip(module.parameters(), named))
 
 
 def test_same_weights_as_the_original_for_the_same_seed():

@@ -118,6 +118,9 @@ class Neuron(Module):
     def named_parameters(self) -> list[tuple[str, Value]]:
         return [(f"w.{i}", w) for i, w in enumerate(self.w)] + [("b", self.b)]
 
+    def parameters(self) -> list[Value]:  # the same order, without making the names each step
+        return [*self.w, self.b]
+
     def __repr__(self) -> str:
         if self.activation in ("relu", "linear"):  # the original's neurons print as it prints them
             return f"{'ReLU' if self.activation == 'relu' else 'Linear'}Neuron({len(self.w)})"
@@ -146,6 +149,9 @@ class Layer(Module):
             for i, n in enumerate(self.neurons)
             for name, p in n.named_parameters()
         ]
+
+    def parameters(self) -> list[Value]:
+        return [p for n in self.neurons for p in n.parameters()]
 
     def __repr__(self) -> str:
         n = self.neurons[0]
@@ -188,6 +194,9 @@ class MLP(Module):
             for i, layer in enumerate(self.layers)
             for name, p in layer.named_parameters()
         ]
+
+    def parameters(self) -> list[Value]:
+        return [p for layer in self.layers for p in layer.parameters()]
 
     def __repr__(self) -> str:
         if self.activation == "relu":  # built with the original's arguments: its text
