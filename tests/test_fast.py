@@ -130,8 +130,15 @@ def test_closure_ops_are_refused():
 
 def test_errors():
     prog = trace(lambda x: x.log(), [], 1, example=[1.0])
-    with pytest.raises(FloatingPointError, match="rows \\[1\\]"):
+    with pytest.raises(FloatingPointError, match="gave nan for batch rows \\[1\\]"):
         prog(np.array([[1.0], [-1.0]]))
+    # several outputs: a call computes them, not the sum they were traced under, and names the
+    # first one that is not finite
+    two = trace(lambda x, y: [x * 2.0, (x * y).exp()], [], 2)
+    assert len(two.shown_groups) < len(two.groups)
+    assert two(np.array([[1.0, 2.0]])).tolist() == [[2.0, math.exp(2.0)]]
+    with pytest.raises(FloatingPointError, match="gave inf for batch rows \\[0, 2\\]"):
+        two(np.array([[1.0, 800.0], [1.0, 1.0], [2.0, 400.0]]))
     with pytest.raises(ValueError, match="shape"):
         prog(np.array([1.0, 2.0]))
     with pytest.raises(TraceError, match="must return a Value"):

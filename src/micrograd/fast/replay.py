@@ -110,6 +110,23 @@ class Compiled:
             for op, _, members in buckets
         ]
         self._local = threading.local()
+        # what a call computes: for several outputs, the groups they need (not their traced sum)
+        self.shown = self.outputs if self.outputs is not None else self.root
+        self.all_groups = list(range(len(self.groups)))
+        self.shown_groups = self._needed_for(self.outputs or [self.root])
+
+    def _needed_for(self, rows: list[int]) -> list[int]:
+        """The groups (indices, in order) that compute `rows` and what they read."""
+        needed = np.zeros(self.n_rows, dtype=bool)
+        needed[rows] = True
+        found = []
+        for i in reversed(range(len(self.groups))):
+            g = self.groups[i]
+            if needed[g.out].any():
+                found.append(i)
+                for a in g.args:
+                    needed[a] = True
+        return found[::-1]
 
     # ---- replay
     def _buffers(self, n: int) -> Any:
@@ -143,7 +160,11 @@ class Compiled:
             for p, g in zip(self.params, np.asarray(grads).tolist()):
                 p.grad = g
 
-    def _forward(self, batch: Any, params: Any) -> tuple[Any, list[Any]]:
+    def _forward(
+        self, batch: Any, params: Any, groups: list[int], shown: Any
+    ) -> tuple[Any, dict[int, Any]]:
+        """Run `groups` on the batch; the values and each group's local derivatives. The rows
+        `shown` (the output) must be finite."""
         batch = np.asarray(batch, dtype=self.dtype)
         if batch.ndim != 2 or batch.shape[1] != self.n_inputs:
             raise ValueError(
@@ -168,15 +189,18 @@ class Compiled:
         if self.reads_params:
             values[self.param_rows] = params[self.param_index, None]
         values[self.input_rows] = batch.T if self.inputs_in_order else batch.T[self.input_index]
-        locals_: list[Any] = []  # each group's local derivatives, for value_and_grad
-        for g, group_blocks in zip(self.groups, blocks):
-            locals_.append(g.forward(values, values[g.out], group_blocks))
-        out = values[self.root]
+        locals_ = {}  # each group's local derivatives, for value_and_grad
+        for i in groups:
+            g = self.groups[i]
+            locals_[i] = g.forward(values, values[g.out], blocks[i])
+        out = values[shown].reshape(-1, batch.shape[0])  # (outputs, B)
         if not _all_finite(out):
-            bad = np.flatnonzero(~np.isfinite(out))[:5].tolist()
+            bad = np.flatnonzero(~np.isfinite(out).all(axis=0))
+            first = out[:, bad[0]]
             raise FloatingPointError(
-                f"the compiled function gave {float(out[bad[0]])!r} for batch rows {bad}; run one "
-                "of those rows eagerly inside micrograd.detect_anomaly() to find the op"
+                f"the compiled function gave {float(first[~np.isfinite(first)][0])!r} for batch "
+                f"rows {bad[:5].tolist()}; run one of those rows eagerly inside "
+                "micrograd.detect_anomaly() to find the op"
             )
         return values, locals_
 
@@ -185,7 +209,7 @@ class Compiled:
         (B, k) for a function of k outputs. `params` (an array) replaces the parameters' numbers,
         read from their Values otherwise."""
         with np.errstate(all="ignore"):  # overflow and domain errors are reported on the output
-            values = self._forward(batch, params)[0]
+            values = self._forward(batch, params, self.shown_groups, self.shown)[0]
         if self.outputs is not None:
             return values[self.outputs].T.copy()
         return values[self.root].copy()
@@ -203,7 +227,7 @@ class Compiled:
     def _value_and_grad(
         self, batch: Any, weights: Any, params: Any, input_grads: bool
     ) -> tuple[Any, Any, Any]:
-        values, locals_ = self._forward(batch, params)
+        values, locals_ = self._forward(batch, params, self.all_groups, self.root)
         n = values.shape[1]
         grads = self._local.grads
         plan = self._plan(input_grads)
