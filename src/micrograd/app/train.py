@@ -240,7 +240,7 @@ class Trainer:
         self.fast = clf.trainer() if arrays else None
         self.rows: Any = self.fast.rows(X, y) if self.fast else clf.rows(X, y)
         X_acc, y_acc = monitor or (X, y)  # where accuracy() measures, by default the training set
-        self.monitor: tuple[Any, Sequence[int]] = (X_acc, y_acc)
+        self.monitor: tuple[Any, Any] = (X_acc, y_acc)  # (points, labels)
         if self.fast:  # arrays made once; the points by column, as the replay reads them (a copy
             # of rows, not a transpose, on every accuracy())
             self.monitor = (np.asfortranarray(X_acc, dtype=float), np.asarray(y_acc))
