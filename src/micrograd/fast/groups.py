@@ -18,8 +18,8 @@ Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, els
 
 
 def rows_index(rows: Any) -> Index:
-    """`rows` (ints) as a slice when they are consecutive and ascending (reads and writes are then views,
-    not copies), else as an index array."""
+    """`rows` (ints) as a slice when they are consecutive and ascending (reads and writes are
+    then views, not copies), else as an index array."""
     a = np.asarray(rows, dtype=np.intp)
     if len(a) and a[-1] - a[0] == len(a) - 1 and (len(a) == 1 or (np.diff(a) == 1).all()):
         return slice(int(a[0]), int(a[-1]) + 1)
