@@ -137,7 +137,7 @@ def test_compiling_again_gives_the_same_method(monkeypatch):
 
 
 def test_no_syntax_tree_outlives_compiling():
-    """The parsed sources are dropped once compiled: kept, they would be ~10,000 objects that
+    """The parsed sources are dropped once compiled: kept, they would be ~7,700 objects that
     every full garbage collection of a training step walks."""
     import ast
     import gc
