@@ -168,6 +168,16 @@ class Backward:
         """Add `contrib` into the scatter's rows (or write it, where it writes first)."""
         scatter.add(self.grads, contrib, self.first[id(scatter)])
 
+    def add_product(self, block: Block, view: Any, a: Any, b: Any) -> None:
+        """Add a @ b into the parameters' gradient at `block`: straight into `view` where the
+        block writes first, gathered where its layout has no view (view None)."""
+        if view is None:
+            block.add(self.param_grads, a @ b)
+        elif self.first[id(block)]:
+            np.matmul(a, b, out=view)
+        else:
+            view += a @ b
+
 
 @dataclass
 class RuleGroup(Group):
@@ -243,25 +253,15 @@ class LinearGroup(Group):
         if self.bias is None:
             if id(self.scatters[0]) in run.first:
                 run.add(self.scatters[0], upstream)
-        elif dbias is None:
-            self.bias.add(run.param_grads, upstream @ run.ones)
-        elif run.first[id(self.bias)]:
-            np.matmul(upstream, run.ones, out=dbias)
         else:
-            dbias += upstream @ run.ones
+            run.add_product(self.bias, dbias, upstream, run.ones)
         dx = self.scatters[1]
         first = run.first.get(id(dx))
         if first is not None and dx.writes_range(first):
             np.matmul(W.T, upstream, out=run.grads[dx.rows])
         elif first is not None:
             run.add(dx, W.T @ upstream)
-        x = run.values[self.args[1]]
-        if dW is None:
-            self.weights.add(run.param_grads, upstream @ x.T)
-        elif run.first[id(self.weights)]:
-            np.matmul(upstream, x.T, out=dW)
-        else:
-            dW += upstream @ x.T
+        run.add_product(self.weights, dW, upstream, run.values[self.args[1]].T)
 
     def writes(self, input_grads: bool) -> list[Scatter]:
         used = [self.scatters[0]] if self.bias is None else []
