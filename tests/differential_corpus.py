@@ -164,6 +164,58 @@ for k in range(3):
         "print(a.grad)\n",
         "backward-twice",
     ),
+    # Leaves accumulate as the original's `+=`: each contribution lands on what the leaf held. The
+    # graphs are chains, so the original's order of contributions is fixed too: exact comparisons.
+    Program(
+        "accumulating across graphs without zeroing",
+        V
+        + """
+a, b = Value(-0.9), Value(-0.4)
+for step in range(4):  # backward(), new inputs, a new graph, backward() again
+    y = ((a * b) ** 2 * a) * b
+    y.backward()
+    print(step, repr(a.grad), repr(b.grad))
+    a.data += 0.37
+    b.data -= 0.21
+""",
+    ),
+    Program(
+        "a per-sample loop with a weight used twice",
+        "import random\n"
+        + V
+        + """
+random.seed(3)
+data = [(random.uniform(-2, 2), random.uniform(-1, 1)) for _ in range(40)]
+w, c = Value(0.5), Value(0.8)
+for epoch in range(5):
+    for x, y in data:  # backward() after each sample's loss, one step per pass over the data
+        pred = (w * x + c).relu() * w  # w used twice: two contributions a sample
+        loss = (pred - y) ** 2
+        loss.backward()
+    for p in (w, c):
+        p.data -= 0.01 * p.grad
+        p.grad = 0
+    print(epoch, repr(w.data), repr(c.data))
+""",
+    ),
+    Program(
+        "a per-sample loop over an MLP, weights at full precision",
+        V
+        + NN
+        + """
+random.seed(7)
+model = MLP(2, [4, 1])
+data = [([random.uniform(-1, 1), random.uniform(-1, 1)], random.choice([-1.0, 1.0])) for _ in range(10)]
+for epoch in range(3):
+    for x, y in data:
+        loss = (1 + -y * model(x)).relu()
+        loss.backward()
+    for p in model.parameters():
+        p.data -= 0.1 * p.grad
+    model.zero_grad()
+    print(epoch, [repr(p.data) for p in model.parameters()], repr(loss.data))
+""",
+    ),
     Program(
         "data changed between forward and backward",
         V

@@ -16,6 +16,16 @@ def examples(n: int) -> int:
     return n * 15 if os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE") == "fuzz" else n
 
 
+def ulps(a: float, b: float) -> float:
+    """How many units in the last place a and b are apart (0 for equal numbers, nan and nan, or
+    infinities of one sign; inf where only one of them is nan or infinite)."""
+    if a == b or (a != a and b != b):
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.inf
+    return abs(a - b) / math.ulp(max(abs(a), abs(b)))
+
+
 # a program's step kinds: name -> (arity, function of two operands, on Values and on torch tensors);
 # every row of micrograd.engine.OPS itself is run everywhere by tests/test_maths.py
 STEPS = {

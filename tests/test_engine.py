@@ -173,6 +173,37 @@ def test_backward_twice_accumulates_leaves_like_pytorch():
     assert a.grad == 216.0
 
 
+def test_a_leaf_adds_each_contribution_onto_what_it_held_as_the_original():
+    """Gradient accumulation across graphs: each `a.grad += local * grad` lands on what a held, in
+    the pass's order. Summing a pass's contributions apart first rounds differently."""
+    a, b = Value(-0.9), Value(-0.4)
+    (a * -0.9).backward()
+    assert a.grad == -0.9
+    x = a * b
+    (x * a).backward()  # two contributions to a: x.data from the outer *, then b * a from x
+    assert a.grad == (-0.9 + x.data) + b.data * a.data == -0.18
+    assert -0.9 + (x.data + b.data * a.data) != -0.18  # the other order differs in its last bit
+
+
+def test_inner_grads_restart_from_zero_and_a_failed_pass_leaves_every_grad():
+    a = Value(2.0)
+    h = a * a
+    y = h.tanh()
+    y.backward()
+    first = (a.grad, h.grad)
+    y.backward()
+    assert h.grad == first[1] and a.grad == 2 * first[0]  # the inner grad is not compounded
+
+    def fail():
+        raise RuntimeError("stop")
+
+    z = Value(1.0, (h,), "f")
+    z._backward = fail
+    with pytest.raises(RuntimeError):
+        (z * a).backward()
+    assert (a.grad, h.grad, z.grad) == (2 * first[0], first[1], 0)
+
+
 def test_backward_on_a_leaf():
     a = Value(2.0)
     a.backward()

@@ -5,6 +5,8 @@ import random
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from micrograd import Value
 from micrograd.engine import OPS
@@ -321,3 +323,53 @@ def test_the_sites_playground_trains_as_the_eager_engine_does(monkeypatch):
         accuracies.append(sum((z.data > 0) == (t == 1) for z, t in zip(logits, y)) / len(y))
     assert rel_err(playground.losses, losses) <= 1e-12
     assert playground.accuracies == accuracies
+
+
+EDGE_NUMBERS = [math.nan, math.inf, -math.inf, -0.0, 0.0, 5e-324, -1e-310, 1e300, 2.0, -2.5, 0.5]
+
+
+def same(a, b):
+    """Equal as the module promises: nan equals nan, and 0.0 equals -0.0."""
+    return all(x == y or (x != x and y != y) for x, y in zip(a, b)) and len(a) == len(b)
+
+
+def eager_or_error(fn, params, rows):
+    try:
+        return per_row_eager(fn, params, rows, [1.0] * len(rows))
+    except (ArithmeticError, ValueError) as e:
+        return type(e)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    k=st.sampled_from(EDGE_NUMBERS) | st.floats(-4, 4),
+    c=st.sampled_from(EDGE_NUMBERS),
+    x=st.sampled_from(EDGE_NUMBERS) | st.floats(-3, 3),
+    shape=st.integers(0, 3),
+)
+def test_edge_constants_give_the_eager_engines_numbers(k, c, x, shape):
+    """Non-finite, signed-zero and subnormal constants, as exponents and as operands, written into
+    the generated source or kept as constants: every call gives eager's numbers or its error."""
+    p = Value(0.75)
+    fn = [
+        lambda v: (p * v) ** k,
+        lambda v: (p + c) * v**k,
+        lambda v: (c * p - v) ** k + c,
+        lambda v: ((p * v).tanh() + c) ** k * p,
+    ][shape]
+    for fold in (True, False):
+        expected = eager_or_error(fn, [p], [[x]])
+        try:
+            got = compile_flat(fn, [p], 1, fold=fold).value_and_grad([[x]])
+        except (ArithmeticError, ValueError) as e:
+            assert isinstance(expected, type) and isinstance(e, expected), (expected, e)
+            continue
+        assert not isinstance(expected, type), (got, expected)
+        assert same(got[0], expected[0]) and same(got[1], expected[1]), (got, expected)
+
+
+def test_an_infinite_or_nan_exponent_is_written_as_a_number():
+    w = Value(0.5)
+    for k in (math.inf, -math.inf, math.nan):
+        prog = compile_flat(lambda x, k=k: (w * x) ** k, [w], 1)
+        assert same(prog.value_and_grad([[2.0]])[0], [1.0**k])

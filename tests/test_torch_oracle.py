@@ -11,7 +11,7 @@ from micrograd import Value
 from micrograd.functional import hessian
 from micrograd.losses import bce_with_logits, cross_entropy, hinge, l2, logsumexp, mse
 from micrograd.optim import SGD, Adam, AdamW
-from programs import examples, near_kink, programs, run
+from programs import examples, near_kink, programs, run, ulps
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -73,11 +73,16 @@ def test_readme_example_matches_pytorch():
     [(-2.0, 3.0), (0.0, 2.0), (2.0, 0.5), (0.0, 0.0), (-math.inf, 2.5), (-math.inf, -2.5)],
 )
 def test_power_edge_cases_follow_pytorch(base, exp):
-    """N7 for the infinite bases: (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0, not nan."""
+    """The infinite bases: (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0, not nan.
+
+    Our `x ** y` is Python's, exactly. PyTorch's is within 1 ulp: IEEE 754 does not require pow to
+    be correctly rounded, and a vectorised build computes `t ** 0.5` as a sqrt-like kernel that
+    gives 1.414213562373095 for 2 ** 0.5 where Python gives 1.4142135623730951."""
     x, y = Value(base), Value(exp)
     out = x**y
     tout = torch.tensor(base, dtype=torch.float64) ** exp
-    assert out.data == tout.item() == base**exp
+    assert out.data == base**exp
+    assert ulps(out.data, tout.item()) <= 1, (out.data, tout.item())
     assert (x ** Value(exp)).data == out.data
     out.backward()
     tx = torch.tensor(base, dtype=torch.float64, requires_grad=True)

@@ -132,13 +132,14 @@ class Value:
     def backward(self, create_graph: bool = False) -> None:
         """Set each Value's .grad to d self / d Value, by the chain rule.
 
-        Leaves accumulate over calls, as in PyTorch with retain_graph=True. With create_graph=True
-        the grads are Values with a graph of their own, to be differentiated again.
+        Leaves accumulate over calls, as in the original (and PyTorch with retain_graph=True): each
+        contribution is added onto what the leaf held. With create_graph=True the grads are
+        Values with a graph of their own, to be differentiated again.
         """
         if self.data != self.data:  # nan: the grads will be too; say where to look (once)
             warnings.warn(_said("nan_backward"), RuntimeWarning, stacklevel=2)
         topo = topo_order(self)  # 1. every Value, inputs before the Values made from them
-        with _backward_pass(topo, self, create_graph):  # 2. grads start at 0, and self.grad = 1
+        with _backward_pass(topo, self, create_graph):  # 2. inner grads start at 0, self.grad = 1
             if create_graph or modes.threads_in_a_mode:
                 _backward_in_mode(topo, create_graph)
                 return
@@ -563,17 +564,20 @@ _backward_lock = threading.RLock()
 
 @contextmanager
 def _backward_pass(topo: list[Value], root: Value, create_graph: bool) -> Iterator[None]:
-    """Zero the grads of `topo`, seed the root's grad with 1, run the block; then add back what
-    the leaves held, or, if the block raised, put every grad back as it was.
+    """Zero the inner grads of `topo`, seed the root's grad with 1, run the block; if it raised,
+    put every grad back as it was.
 
-    Leaves accumulate across calls, as in PyTorch: this pass's gradient is summed on its own, then
-    added to what the leaf held, so calling backward() twice gives exactly twice the grad. Inner
-    nodes start from 0 on every call, so stale grads never compound."""
+    Leaves accumulate across calls, as in the original and in PyTorch: each contribution is added
+    onto what the leaf held as it comes (`leaf.grad += local * grad`, in the pass's order), so a
+    loop that calls backward() on one graph after another without zeroing gets the original's sums
+    to the last bit. Inner nodes start from 0 on every call, so stale grads never compound."""
     with _backward_lock:
         held = [(v, v.grad) for v in topo if v.grad is not _ZERO]
         for v, _ in held:
-            v.grad = 0
-        root.grad = Value(1.0) if create_graph else 1  # the original seeds an int 1
+            if v._a is not None:
+                v.grad = 0
+        seed = Value(1.0) if create_graph else 1  # the original seeds an int 1
+        root.grad = seed if root._a is not None else root.grad + seed  # a leaf root accumulates
         try:
             yield
         except BaseException:  # a closure, an anomaly check or an overflow stopped the pass
@@ -582,9 +586,6 @@ def _backward_pass(topo: list[Value], root: Value, create_graph: bool) -> Iterat
             for v, g in held:
                 v.grad = g
             raise
-        for v, g in held:
-            if v._a is None:
-                v.grad = g + v.grad
 
 
 _ZERO = 0  # the grad of a fresh Value: nothing to keep (an identity test, cheaper than ==)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import functools
 import linecache
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Union
@@ -234,7 +235,9 @@ def _inlined(v: Value, inputs: Sequence[str], prefix: str = "r_") -> Inlined | N
     if template is None:
         return None
     given = {f"__in{i}__": x if x.isidentifier() else f"({x})" for i, x in enumerate(inputs)}
-    given |= {"__k__": repr(v._k), "__r__": prefix}
+    given["__r__"] = prefix
+    if v._k is not None:
+        given["__k__"] = _literal(v._k)
 
     def fill(text: str) -> str:
         return _PLACEHOLDER.sub(lambda m: given[m[0]], text)
@@ -248,6 +251,12 @@ def _inlined(v: Value, inputs: Sequence[str], prefix: str = "r_") -> Inlined | N
 
 
 _PLACEHOLDER = re.compile(r"__in\d__|__k__|__r__")
+
+
+def _literal(k: float) -> str:
+    """The exponent k as source that evaluates to k: in parentheses (`-2.0 ** 2` would be -4.0),
+    and inf and nan, which have no literal, as float('inf')."""
+    return f"({k!r})" if math.isfinite(k) else f"float('{k!r}')"
 
 
 @functools.cache
@@ -298,7 +307,7 @@ def _generate(
 
     namespace: dict[str, Any] = {"M": FloatMath, "_times": _times}
     forward, locals_ = _forward(graph, folded, expr, namespace)
-    backward, param_sums = _backward(graph, locals_)
+    backward = _backward(graph, locals_)
     result = expr(graph.root) if len(outputs) == 1 else f"({', '.join(map(expr, outputs))},)"
     xs = "".join(f"x{i}, " for i in range(len(inputs)))
     grads = ", ".join(f"G{i}" for i in range(len(params)))
@@ -315,7 +324,6 @@ def _generate(
     lines += [f"        {s}" for s in forward]
     lines += [f"        append({result})"]
     lines += [f"        {s}" for s in backward]
-    lines += [f"        {s}" for s in param_sums]
     lines += [f"    return values, [{grads}]", ""]
     return "\n".join(lines), tuple(graph.constants), namespace
 
@@ -398,22 +406,13 @@ def _local(text: str, name: str, statements: list[str]) -> tuple[str, str]:
     return ("times", name)
 
 
-def _backward(
-    graph: _Graph, locals_: dict[tuple[int, int], tuple[str, str]]
-) -> tuple[list[str], list[str]]:
+def _backward(graph: _Graph, locals_: dict[tuple[int, int], tuple[str, str]]) -> list[str]:
     """The chain rule as statements, outputs first, in backward()'s order: each input's grad +=
-    its share of the node's grad. Then each parameter's grad of the row added to its sum G<i>."""
+    its share of the node's grad. A parameter's share goes straight onto its sum over the rows,
+    G<i>, as backward() adds each share onto what a leaf held."""
     statements: list[str] = []
     grad: dict[int, str] = {id(graph.root): "w"}  # the row's weight seeds the root
     started: set[int] = set()
-    # A parameter read once in the row adds its share straight to G<i>; one read more often sums
-    # its shares in the row first (gp<i>), as backward() does before adding to what it held.
-    reads = {i: 0 for i in graph.param_ix.values()}
-    for v in graph.order:
-        if id(v) in graph.backward_ids:
-            for x in v._prev:
-                if id(x) in graph.param_ix:
-                    reads[graph.param_ix[id(x)]] += 1
     for v in reversed(graph.order):
         if v._a is None or not graph.needs[id(v)] or id(v) not in graph.backward_ids:
             continue
@@ -422,22 +421,19 @@ def _backward(
             if not graph.needs[id(x)]:
                 continue
             share = _share(locals_[id(v), k], g)
-            if id(x) in graph.param_ix and reads[graph.param_ix[id(x)]] == 1:
+            if id(x) in graph.param_ix:
                 statements.append(f"G{graph.param_ix[id(x)]} += {share}")
-                continue
-            if graph.through_sum(x):
+            elif graph.through_sum(x):
                 grad[id(x)] = g  # its only reader is this "+": the same grad
             elif id(x) in started:
                 statements.append(f"{grad[id(x)]} += {share}")
             else:  # the first share: backward() adds it to a 0, here it is assigned
                 started.add(id(x))
-                name = graph.names[id(x)]
-                grad[id(x)] = f"gp{name[1:]}" if id(x) in graph.param_ix else f"g{name[1:]}"
+                grad[id(x)] = f"g{graph.names[id(x)][1:]}"
                 statements.append(f"{grad[id(x)]} = {share}")
     if id(graph.root) in graph.param_ix:  # the function returns a parameter as it is
         statements.append(f"G{graph.param_ix[id(graph.root)]} += w")
-    sums = [f"G{i} += gp{i}" for i, n in sorted(reads.items()) if n > 1]
-    return statements, sums
+    return statements
 
 
 def _share(local: tuple[str, str], g: str) -> str:
