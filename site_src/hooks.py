@@ -1,11 +1,22 @@
-"""MkDocs hooks of the site (mkdocs.yml): the API reference may show no undocumented public name.
+"""MkDocs hooks of the site (mkdocs.yml): no undocumented public name in the API reference, and a
+Content-Security-Policy on every page.
 
 mkdocstrings renders the docstrings of the objects named by `::: path` in docs/site/api*.md; a
 public class, function or method among them without a docstring (its own or inherited) is a
-warning, and the strict build fails on it."""
+warning, and the strict build fails on it.
+
+A static host (GitHub Pages) sends no headers of ours, so each page carries its policy in a
+`<meta http-equiv>` as the first thing in its head: scripts only from the site itself or inline by
+their hashes (the theme's few, and the stepper page's, which the stepper widget shows in a srcdoc
+frame: such a frame, and the worker made from a blob, keep the page's policy), WebAssembly for
+Pyodide, requests and frames to the site itself only. Code a visitor runs in a block or the
+practice editor can then send nothing elsewhere, whatever it calls."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import importlib
 import inspect
 import logging
@@ -70,3 +81,47 @@ def on_page_markdown(markdown, page, config, files):
         for name in undocumented(path):
             log.warning("%s: the public name %s has no docstring", page.file.src_uri, name)
     return markdown
+
+
+# An inline script that runs: no src, and no type or a JavaScript one (JSON data blocks don't run).
+INLINE_SCRIPT = re.compile(
+    r"<script(?![^>]*\bsrc=)(?![^>]*\btype=\"(?!module|text/javascript)[^\"]*\")[^>]*>(.*?)</script>",
+    re.S,
+)
+
+
+def script_hashes(page: str) -> list[str]:
+    """The CSP sources that allow each inline script of `page`, by its SHA-256."""
+    return [
+        "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+        for body in INLINE_SCRIPT.findall(page)
+    ]
+
+
+def policy(page: str) -> str:
+    """The Content-Security-Policy of one page of the site."""
+    from micrograd.teach.stepper import page_template
+
+    scripts = sorted(set(script_hashes(page) + script_hashes(page_template("stepper.html"))))
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' 'wasm-unsafe-eval' {' '.join(scripts)}",
+            "style-src 'self' 'unsafe-inline'",  # the theme's and the stepper's style attributes
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            "connect-src 'self'",
+            "worker-src 'self' blob:",
+            "frame-src 'self' blob: about:",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+        ]
+    )
+
+
+def on_post_page(output, page, config):
+    head = output.index("<head>") + len("<head>")
+    content = html.escape(policy(output), quote=False)  # the policy has no double quote
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{content}">'
+    return output[:head] + meta + output[head:]

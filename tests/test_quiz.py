@@ -1,9 +1,7 @@
 """Predict, then reveal (micrograd.quiz): reading answers, the terminal quiz, `explain --quiz`, and
 the questions the stepper page asks."""
 
-import json
 import math
-import re
 import subprocess
 import sys
 
@@ -12,6 +10,7 @@ import pytest
 from micrograd import Value
 from micrograd.practice.lecture import graph
 from micrograd.quiz import answer_is_right, questions, quiz, read_answer
+from micrograd.teach.stepper import page_data
 from micrograd.viz import explain, stepper
 
 
@@ -122,13 +121,13 @@ def test_explain_quiz_runs_in_the_terminal_in_both_languages():
 def test_the_stepper_page_asks_the_same_questions():
     f = seed_question()
     page = stepper(f, quiz=True).page
-    data = json.loads(re.search(r"const D = (\{.*?\});\n", page).group(1))
+    data = page_data(page)
     asked = [fr["quiz"] for fr in data["frames"] if "quiz" in fr]
     want = [q for _, _, q in questions(explain(f))]
     assert [a["added"] for a in asked] == [q.added for q in want]
     assert asked[2]["ask"].endswith("c.grad += ?") and "∂g/∂c is 6" in asked[2]["wrong"]
     assert data["quiz"] is True and data["tolerance"] == [1e-4, 1e-3]
-    plain = json.loads(re.search(r"const D = (\{.*?\});\n", stepper(f).page).group(1))
+    plain = page_data(stepper(f).page)
     assert not any("quiz" in fr for fr in plain["frames"]) and plain["quiz"] is False
 
 

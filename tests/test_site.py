@@ -77,6 +77,7 @@ class Requests:
             url = json.load(r)["webSocketDebuggerUrl"]
         self.ws = websocket.create_connection(url, suppress_origin=True)
         self.urls = []
+        self.csp = []  # Content-Security-Policy violations, of any page, frame or worker
         self.ids = itertools.count(1)
         self.lock = threading.Lock()
         self.page_watched = threading.Event()  # the open tab's Network domain is on
@@ -109,12 +110,22 @@ class Requests:
             elif method == "Target.attachedToTarget":
                 session = message["params"]["sessionId"]
                 enable = self.send("Network.enable", session=session)
+                self.send("Log.enable", session=session)
+                self.send("Audits.enable", session=session)
                 if message["params"]["targetInfo"]["type"] == "page":
                     self.page_enables.add(enable)
                 self.attach(session)  # its frames and workers
                 self.send("Runtime.runIfWaitingForDebugger", session=session)
             elif method == "Network.requestWillBeSent":
                 self.urls.append(message["params"]["request"]["url"])
+            elif method == "Log.entryAdded":
+                text = message["params"]["entry"].get("text", "")
+                if "Content Security Policy" in text:
+                    self.csp.append(text)
+            elif method == "Audits.issueAdded":
+                issue = message["params"]["issue"]
+                if issue.get("code") == "ContentSecurityPolicyIssue":
+                    self.csp.append(json.dumps(issue.get("details", {}))[:500])
 
     def close(self):
         self.ws.close()
@@ -188,11 +199,20 @@ def outside(driver) -> list:
 
 def stayed_local(driver):
     """The runtime came from the site's own folder (the worker's requests, seen by the server and
-    by the watcher alike), and no request tried to leave it."""
+    by the watcher alike), no request tried to leave it, and nothing the page did broke its
+    Content-Security-Policy."""
     for name in ("/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", ".whl"):
         assert any(path.endswith(name) for path in driver.site.seen), (name, driver.site.seen)
         assert any(url.endswith(name) for url in driver.watch.urls), (name, driver.watch.urls)
     assert outside(driver) == []
+    assert driver.watch.csp == []
+
+
+def policy_of(driver) -> str:
+    return driver.execute_script(
+        "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]');"
+        " return m && m.content"
+    )
 
 
 def until(driver, script, timeout, what, *args):
@@ -481,6 +501,81 @@ def test_practice_in_the_page_fails_then_passes_and_keeps_progress(browser, site
         browser.find_element("css selector", '[data-field="source"]').get_attribute("value")
         == right
     )
-    stored = json.loads(browser.execute_script("return localStorage.getItem('micrograd-practice')"))
+    stored = json.loads(
+        browser.execute_script("return localStorage.getItem('micrograd-practice:/')")
+    )
     assert stored["op-mul"]["passed"] is True and stored["op-mul"]["attempts"] == 2
     stayed_local(browser)
+
+
+def test_practice_drops_stored_progress_of_another_shape(browser, site):
+    """Any script of the origin can write localStorage: a hint count of 1e15 (which once made the
+    page count to it), negative, as text or a bool, and entries that are no object, are dropped
+    or bounded, and the page opens at once with at most the exercise's hints."""
+    from micrograd.practice.exercises import EXERCISES
+
+    browser.get(site.url + "practice/")
+    hostile = {
+        "op-mul": {"attempts": True, "passed": "yes", "hints": 1e15, "source": 7},
+        "op-add": {"attempts": -5, "passed": True, "hints": "1e15", "source": None},
+        "op-pow": [1, 2],
+        "__proto__": {"passed": True},
+    }
+    browser.execute_script(
+        "localStorage.setItem('micrograd-practice:/', arguments[0])", json.dumps(hostile)
+    )
+    browser.refresh()
+    until(
+        browser,
+        "return document.querySelector('[data-mg]').dataset.state === 'ready'",
+        LOAD,
+        "the exercise, with hostile progress stored",
+    )
+    root = browser.find_element("css selector", '[data-mg="practice"]')
+    shown = root.find_elements("css selector", "[data-hints] li")
+    n_hints = len(EXERCISES["op-mul"].hints["en"])
+    assert len(shown) == n_hints  # 1e15 stored, bounded to the exercise's hints
+    source = root.find_element("css selector", '[data-field="source"]').get_attribute("value")
+    assert 'raise NotImplementedError("__mul__")' in source  # a number is no stored solution
+    # only op-add's passed counts (a bool); "yes" and the array are not progress
+    assert root.find_element("css selector", "[data-progress]").get_attribute("data-passed") == "1"
+    assert browser.execute_script("return Object.prototype.passed") is None
+    stayed_local(browser)
+
+
+def test_the_pages_policy_keeps_the_pages_python_on_the_site(browser, site):
+    """Every page carries a Content-Security-Policy; the worker that runs a visitor's Python keeps
+    it, so a request from Python to another origin (here another port of 127.0.0.1, which the
+    watcher would not count as leaving) is refused by the browser and reported."""
+    elsewhere = serve(Quiet)
+    try:
+        for page in ("", "tutorial/", "zh/practice/", "stepper/", "playground/"):
+            browser.get(site.url + page)
+            policy = policy_of(browser)
+            assert policy and "connect-src 'self'" in policy and "'unsafe-eval'" not in policy
+            assert "script-src 'self' 'wasm-unsafe-eval'" in policy, page
+        browser.get(site.url + "tutorial/")
+        url = f"http://127.0.0.1:{elsewhere.server_address[1]}/sent-from-python"
+        browser.execute_script("document.querySelectorAll('[data-action=\"edit\"]')[0].click()")
+        editor = browser.find_element("css selector", "textarea[data-editor]")
+        browser.execute_script(
+            "arguments[0].value = arguments[1]",
+            editor,
+            "import js\n"
+            "r = js.XMLHttpRequest.new()\n"
+            "try:\n"
+            f"    r.open('GET', {url!r}, False)\n"
+            "    r.send()\n"
+            "    print('sent', r.status)\n"
+            "except Exception as e:\n"
+            "    print('refused')\n",
+        )
+        run_block(browser, 0)
+        until(browser, block_state(0), LOAD, "the block that asks another origin")
+        out = browser.find_elements("css selector", "pre[data-output]")[0].text
+        assert out.strip() == "refused", out
+        assert elsewhere.seen == []
+        assert any("connect-src" in v for v in browser.watch.csp), browser.watch.csp
+    finally:
+        elsewhere.shutdown()
+        elsewhere.server_close()

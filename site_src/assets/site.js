@@ -80,7 +80,12 @@
     if (state.ready) return state.ready;
     setStatus("loading", say("starting"));
     const t0 = performance.now();
-    state.worker = new Worker(new URL("assets/site/worker.js", SITE), { type: "module" });
+    // Made from a blob, the worker keeps this page's Content-Security-Policy (one loaded from a
+    // URL would take its policy from response headers, which a static host does not send): code
+    // a visitor runs in Python can then reach nothing but the site itself.
+    const entry = JSON.stringify(new URL("assets/site/worker.js", SITE).href);
+    const boot = new Blob([`import ${entry};`], { type: "text/javascript" });
+    state.worker = new Worker(URL.createObjectURL(boot), { type: "module" });
     state.worker.onmessage = (event) => {
       const m = event.data;
       if (m.progress) {
@@ -405,7 +410,9 @@
   // ------------------------------------------------------------------ practice
   function setupPractice(root) {
     const q = (s) => root.querySelector(s);
-    const KEY = "micrograd-practice";
+    // Sites of one account share an origin (USER.github.io/REPO): the key names this site's path.
+    const KEY = "micrograd-practice:" + SITE.pathname;
+    const MAX_SOURCE = 200000; // characters of a stored solution
     const pick = q('[data-field="exercise"]');
     const source = q('[data-field="source"]');
     const result = q("[data-result]");
@@ -413,12 +420,30 @@
     const hints = q("[data-hints]");
     let exercises = [];
 
+    // Stored progress is input like any other (any script of the origin can write it): only the
+    // shape this page writes is kept, with counts as non-negative integers, hints at most the
+    // exercise's own; anything else is dropped.
+    const count = (x, most) => (Number.isSafeInteger(x) && x >= 0 ? Math.min(x, most) : 0);
     const load = () => {
+      let stored = null;
       try {
-        return JSON.parse(localStorage.getItem(KEY)) || {};
+        stored = JSON.parse(localStorage.getItem(KEY));
       } catch (e) {
         return {};
       }
+      const p = {};
+      if (!stored || typeof stored !== "object" || Array.isArray(stored)) return p;
+      for (const ex of exercises) {
+        const e = Object.prototype.hasOwnProperty.call(stored, ex.id) ? stored[ex.id] : null;
+        if (!e || typeof e !== "object") continue;
+        p[ex.id] = {
+          attempts: count(e.attempts, 1e9),
+          passed: e.passed === true,
+          hints: count(e.hints, ex.hints.length),
+          source: typeof e.source === "string" && e.source.length <= MAX_SOURCE ? e.source : null,
+        };
+      }
+      return p;
     };
     const save = (p) => localStorage.setItem(KEY, JSON.stringify(p));
     const entry = (p, id) => (p[id] = p[id] || { attempts: 0, passed: false, hints: 0, source: null });
@@ -441,7 +466,7 @@
       const p = load();
       const mine = p[id] && p[id].source;
       source.value = mine || (await call("practice_stub", id, LANG));
-      for (let i = 0; i < ((p[id] && p[id].hints) || 0); i++) showHint(ex, i);
+      for (let i = 0; i < (p[id] ? p[id].hints : 0); i++) showHint(ex, i);
       root.dataset.exercise = id;
     }
 

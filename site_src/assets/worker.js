@@ -4,7 +4,7 @@
 // A module worker: Pyodide 314 runs in module workers only.
 import { loadPyodide } from "../../pyodide/pyodide.mjs";
 
-const SITE = new URL("../../", self.location.href); // this file is SITE/assets/site/worker.js
+const SITE = new URL("../../", import.meta.url); // this file is SITE/assets/site/worker.js
 
 let python = null;
 let helper = null;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -186,9 +187,28 @@ def script_json(data: Any) -> str:
 
 
 def page_with_data(name: str, data: Any, package: str = "micrograd.teach") -> str:
-    """The page `name` of the package's pages/ folder with `data` in place of its /*DATA*/null."""
-    template = resources.files(package).joinpath(f"pages/{name}").read_text(encoding="utf-8")
-    return template.replace("/*DATA*/null", script_json(data))
+    """The page `name` of the package's pages/ folder with `data` in place of its /*DATA*/null.
+
+    The data goes into a JSON block of its own (`<script type="application/json">`, never run),
+    and the page's script reads it: the script is then the same text on every page, so a
+    Content-Security-Policy can allow it by one hash computed once (the site's pages do)."""
+    return page_template(name, package).replace("/*DATA*/null", script_json(data))
+
+
+def page_template(name: str, package: str = "micrograd.teach") -> str:
+    """The page `name` of the package's pages/ folder, as page_with_data fills it in."""
+    return resources.files(package).joinpath(f"pages/{name}").read_text(encoding="utf-8")
+
+
+_DATA_BLOCK = re.compile(r'<script type="application/json" id="mg-data">(.*?)</script>', re.S)
+
+
+def page_data(page: str) -> Any:
+    """The data that page_with_data put into `page`."""
+    found = _DATA_BLOCK.search(page)
+    if found is None:
+        raise ValueError("not a page made by page_with_data: no mg-data block")
+    return json.loads(found.group(1))
 
 
 def _layout(
