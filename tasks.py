@@ -12,6 +12,9 @@
     python3 tasks.py site     # build site/: the docs with every example runnable in the page
                               # (needs Node.js 18+ and npm for Pyodide; nothing else does)
     python3 tasks.py site --serve [--port 8000]  # serve site/ on 127.0.0.1 (built first if missing)
+    python3 tasks.py release  # build the sdist and wheel, twine check them, then in a fresh venv
+                              # the wheel alone runs `micrograd --version`, the demo and the core
+                              # tests (--outdir DIR keeps the files: .github/workflows/release.yml)
 
 Extra arguments go to the command that is run (`python3 tasks.py test -k engine`); `fuzz` takes
 `--seed N` to replay a run and `--seconds S` for the atheris fuzzer.
@@ -25,6 +28,8 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import venv
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -266,6 +271,79 @@ def serve_site(port: int) -> None:
             pass
 
 
+# build and twine for `release`; twine 6.1 is the first to read the metadata 2.4 that hatchling
+# writes (License-Expression), older ones reject the files
+RELEASE_TOOLS = ["build>=1.2", "twine>=6.1"]
+DEMO_FILES = ["decision_boundary.png", "loss.png", "model.json"]  # what `micrograd demo` writes
+
+
+def release(args: list[str]) -> None:
+    """What is published, checked as a user gets it: the sdist, and the wheel built from it (so a
+    file the sdist lacks fails here), pass twine check; the wheel with [demo] in a fresh venv runs
+    `micrograd --version` and `micrograd demo`, and the core tests run against it, from a copy of
+    tests/ in a temporary folder, where nothing puts src/ on sys.path. --outdir DIR (empty or new)
+    keeps the sdist and the wheel, for .github/workflows/release.yml to publish."""
+    os.environ.pop("PYTHONPATH", None)  # a src/ on it would be tested instead of the wheel
+    outdir = os.path.abspath(args.pop(args.index("--outdir") + 1)) if "--outdir" in args else None
+    if "--outdir" in args:
+        args.remove("--outdir")
+    if outdir and os.path.isdir(outdir) and os.listdir(outdir):
+        sys.exit(f"--outdir {outdir} is not empty: the release takes the only wheel in it")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="micrograd-release-") as tmp:
+        dist = outdir or os.path.join(tmp, "dist")
+        venv.create(os.path.join(tmp, "tools"), with_pip=True)
+        tools = bin_of(os.path.join(tmp, "tools"), "python")
+        run(tools, "-m", "pip", "install", "-q", *RELEASE_TOOLS)
+        run(tools, "-m", "build", "--outdir", dist, ROOT)
+        built = sorted(os.path.join(dist, name) for name in os.listdir(dist))
+        run(tools, "-m", "twine", "check", "--strict", *built)
+        (wheel,) = [path for path in built if path.endswith(".whl")]
+        version = os.path.basename(wheel).split("-")[1]
+
+        fresh = os.path.join(tmp, "venv")
+        venv.create(fresh, with_pip=True)
+        python = bin_of(fresh, "python")
+        run(
+            python, "-m", "pip", "install", "-q", f"{wheel}[demo]", "pytest>=8", "hypothesis>=6.100"
+        )
+        print("+", bin_of(fresh, "micrograd"), "--version", flush=True)
+        said = subprocess.run(
+            [bin_of(fresh, "micrograd"), "--version"], capture_output=True, text=True
+        ).stdout.strip()
+        print(said)
+        if said != f"micrograd-plus {version}":
+            sys.exit(f"micrograd --version said {said!r}, not 'micrograd-plus {version}'")
+        out = os.path.join(tmp, "demo")
+        run(bin_of(fresh, "micrograd"), "demo", "--out", out, "--quiet")
+        missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(out, name))]
+        if missing:
+            sys.exit(f"micrograd demo did not write {', '.join(missing)}")
+
+        # the tests and the site's playground code that test_flat.py reads, in the same layout
+        shutil.copytree(
+            os.path.join(ROOT, "tests"),
+            os.path.join(tmp, "tests"),
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+        assets = os.path.join("site_src", "assets")
+        shutil.copytree(os.path.join(ROOT, assets), os.path.join(tmp, assets))
+        shutil.copy(os.path.join(ROOT, "pyproject.toml"), tmp)  # pytest's settings
+        env = {**os.environ, "MICROGRAD_NO_SKIPS": "1"}  # as in `core`: a skipped test fails
+        where = "import micrograd; print(micrograd.__file__)"
+        found = subprocess.run(
+            [python, "-c", where], cwd=tmp, env=env, capture_output=True, text=True
+        ).stdout.strip()
+        if not found.startswith(fresh):
+            sys.exit(f"the tests would import micrograd from {found}, not from the wheel")
+        cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", *CORE_TESTS, *args]
+        print("+", " ".join(cmd), f"(in {tmp})", flush=True)
+        if subprocess.call(cmd, cwd=tmp, env=env):
+            sys.exit("the core tests failed against the installed wheel")
+    kept = f"; the files are in {outdir}" if outdir else ""
+    print(f"release check passed in {time.monotonic() - started:.0f} s{kept}")
+
+
 JOBS = {
     "demo": demo,
     "test": test,
@@ -275,6 +353,7 @@ JOBS = {
     "screenshots": screenshots,
     "stress-browser": stress_browser,
     "site": site,
+    "release": release,
 }
 
 if __name__ == "__main__":

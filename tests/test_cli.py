@@ -108,7 +108,7 @@ def test_help_is_useful(capsys):
 def test_console_script_is_installed():
     exe = os.path.join(os.path.dirname(sys.executable), "micrograd")
     result = subprocess.run([exe, "--version"], capture_output=True, text=True)
-    assert result.returncode == 0 and result.stdout.startswith("micrograd ")
+    assert result.returncode == 0 and result.stdout.startswith("micrograd-plus ")
 
 
 def test_explain_and_graph_speak_chinese_help_errors_and_all(capsys, monkeypatch):
@@ -514,7 +514,7 @@ def test_python_minus_m_micrograd_runs_the_command():
     done = subprocess.run(
         [sys.executable, "-m", "micrograd", "--version"], capture_output=True, text=True
     )
-    assert done.returncode == 0 and done.stdout.startswith("micrograd ")
+    assert done.returncode == 0 and done.stdout.startswith("micrograd-plus ")
 
 
 @pytest.mark.parametrize(
@@ -596,3 +596,23 @@ def test_usage_errors_are_chinese_under_a_chinese_locale(args, said, capsys, mon
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     code, _, err = run_cli(capsys, *args)
     assert code in (1, 2) and err.startswith("micrograd：错误：") and said in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "locale"),
+    [
+        (["--version"], "C.UTF-8"),
+        (["--version"], "zh_CN.UTF-8"),
+        (["--lang", "zh", "--version"], "C.UTF-8"),
+    ],
+)
+def test_version_names_the_distribution_in_english_and_chinese(argv, locale, capsys, monkeypatch):
+    """`micrograd --version` prints the PyPI name and the installed version, the same line in
+    Chinese mode, and exits 0."""
+    from micrograd import __version__
+
+    monkeypatch.setenv("LANG", locale)
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"micrograd-plus {__version__}\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import re
 import sys
@@ -181,7 +182,7 @@ def _formatter(lang: str) -> type[argparse.HelpFormatter]:
 
         def format_help(self) -> str:
             text = super().format_help()
-            if lang != "zh":
+            if lang != "zh" or not text.startswith(prefix):  # --version's line has no usage
                 return text
             usage, gap, rest = text.partition("\n\n")  # the usage's next lines line up under it
             usage = usage.replace("\n", "\n" + " " * (columns(prefix) - len(prefix)))
@@ -252,6 +253,18 @@ def _language_of(argv: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------- the command
+DISTRIBUTION = "micrograd-plus"  # the name on PyPI ("micrograd" there is the original)
+
+
+def _version() -> str:
+    """The installed distribution's version; micrograd.__version__ where the package runs from a
+    source tree that was never installed (PYTHONPATH=src)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        return __version__
+
+
 def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     """The argument parser of the `micrograd` command, its help in `lang`."""
     parser = _localized(
@@ -266,7 +279,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     parser.add_argument(
         "--version",
         action="version",
-        version=f"micrograd {__version__}",
+        version=f"{DISTRIBUTION} {_version()}",
         help=cli_text("help_version", lang),
     )
     # `micrograd --lang zh CMD ...`: not listed, so that each command's own --lang is the one shown
