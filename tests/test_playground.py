@@ -1,19 +1,23 @@
-"""The playground's server without a browser: its API, hostile requests, runs side by side, Ctrl-C."""
+"""The playground's server without a browser: its API, hostile requests, runs side by side,
+slow and idle connections, Ctrl-C."""
 
+import contextlib
 import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
 pytest.importorskip("numpy")
+from micrograd.app.playground import MAX_BODY, Server  # noqa: E402
 from micrograd.app.runs import Run  # noqa: E402
 from micrograd.engine import Value  # noqa: E402
-from micrograd.playground import MAX_BODY, Server  # noqa: E402
 
 
 @pytest.fixture
@@ -137,7 +141,7 @@ def test_hostile_bodies_and_hosts_are_refused(server):
 def test_training_steps_copy_no_parameters_between_values_and_arrays(monkeypatch):
     """One Trainer owns the parameters: a playground step trains the array in place; only a
     request that reads the model (its state) writes the numbers into the Values, once."""
-    from micrograd import train
+    from micrograd.app import train
 
     copies = {"values to array": 0, "array to values": 0}
     refresh, sync = train.Classifier.trainer, train.FastTrainer.sync
@@ -351,31 +355,264 @@ def test_a_client_that_goes_away_prints_nothing(server, capfd, monkeypatch):
     assert "Traceback" not in capfd.readouterr().err
 
 
-def test_idle_connections_are_closed_and_capped(monkeypatch):
-    """N11: a connection that sends nothing is closed after the handler's timeout, and past
-    MAX_CONNECTIONS open at once new ones are closed at once; the server keeps answering."""
-    import socket
-
-    from micrograd import playground
-
-    monkeypatch.setattr(playground.Handler, "timeout", 0.5)
-    monkeypatch.setattr(playground, "MAX_CONNECTIONS", 3)
+@contextlib.contextmanager
+def running():
+    """A server made now (after any monkeypatching), serving from a thread until the block ends."""
     srv = Server(0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     try:
-        port = srv.server_address[1]
-        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
-        extra = socket.create_connection(("127.0.0.1", port))
-        extra.settimeout(30)
-        assert extra.recv(1) == b""  # closed at once: the three idle ones hold every slot
-        for sock in idle:  # each idle one is closed by the server after its timeout
-            sock.settimeout(30)
-            assert sock.recv(1) == b""
-            sock.close()
-        assert request(srv, "GET", "/")[0] == 200
+        yield srv
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def connect(srv):
+    return socket.create_connection(("127.0.0.1", srv.server_address[1]), timeout=30)
+
+
+def wait_until(condition, seconds=30.0):
+    """Whether `condition()` became true within `seconds` (polled)."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def closed_by_server(sock, seconds=10.0):
+    """Whether the server closes `sock` within `seconds` (anything it sends first is read)."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def still_open(sock):
+    """Whether `sock` is open on the server's side now (nothing sent to it, not closed)."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) != b""
+    except BlockingIOError:
+        return True
+    except ConnectionResetError:
+        return False
+    finally:
+        sock.settimeout(30)
+
+
+@contextlib.contextmanager
+def open_files(n):
+    """Room for `n` open files in this process (both ends of every connection are in it)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit on sockets
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= n:
+        yield
+        return
+    if hard != resource.RLIM_INFINITY and hard < n:
+        pytest.skip(f"this test needs {n} open files; the hard limit is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+# A valid start of a request head that never ends (no blank line): a client that trickles it
+# never completes a request.
+SLOW_HEAD = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
+
+
+@pytest.mark.parametrize("bound", [None, 100], ids=["room-for-all", "bound-100"])
+def test_the_user_is_served_past_hundreds_of_idle_and_trickling_connections(monkeypatch, bound):
+    """With 300 connections open that send nothing and 64 that send a byte of a request head
+    every half second, a new client loads the page, makes a run and steps it within 2 s. The
+    server drops none of them on its own here (long deadlines): with room for all it holds all
+    364; at a bound of 100, the ones that waited longest make room for the newer ones."""
+    from micrograd.app import playground
+
+    monkeypatch.setattr(playground, "REQUEST_SECONDS", 60.0)
+    monkeypatch.setattr(playground, "IDLE_SECONDS", 60.0)
+    if bound is not None:
+        monkeypatch.setattr(playground, "MAX_CONNECTIONS", bound)
+    idle, slow, rounds = [], [], []
+    stop = threading.Event()
+
+    def trickle():  # one more byte of the head to each slow connection every half second
+        for i in range(1, len(SLOW_HEAD)):
+            if stop.wait(0.5):
+                return
+            for sock in slow:
+                try:
+                    sock.send(SLOW_HEAD[i : i + 1])
+                except OSError:  # closed by the server to make room
+                    pass
+            rounds.append(i)
+
+    trickler = threading.Thread(target=trickle, daemon=True)
+    with open_files(2 * 364 + 200), running() as srv:
+        try:
+            for _ in range(300):
+                idle.append(connect(srv))
+            for _ in range(64):
+                slow.append(connect(srv))
+                slow[-1].sendall(SLOW_HEAD[:1])
+            trickler.start()
+            if bound is None:  # the server has accepted all 364
+                assert wait_until(lambda: len(srv.connections) == 364)
+            else:  # ... and closed the 264 that waited longest, the oldest idle ones
+                assert closed_by_server(idle[363 - bound])
+                assert wait_until(lambda: len(srv.connections) == bound)
+                assert still_open(idle[364 - bound])
+            assert wait_until(lambda: len(rounds) >= 2)  # the slow ones are trickling
+            start = time.monotonic()
+            status, page = request(srv, "GET", "/")
+            assert status == 200 and 'data-action="play"' in page
+            status, run = request(srv, "POST", "/api/runs", {"hidden": [4], "seed": 1})
+            assert status == 201
+            status, state = request(srv, "POST", f"/api/runs/{run['id']}/step", {"steps": 1})
+            assert status == 200 and state["step"] == 1
+            took = time.monotonic() - start
+            print(f"\nserved the user in {took:.3f} s past 300 idle and 64 trickling connections")
+            assert took < 2.0
+            # still held by the server, all of them or the newest `bound`
+            held = idle + slow if bound is None else (idle + slow)[-bound + 3 :]
+            assert all(still_open(sock) for sock in held)
+        finally:
+            stop.set()
+            if trickler.is_alive():
+                trickler.join(10)
+            for sock in idle + slow:
+                sock.close()
+
+
+@pytest.mark.parametrize("part", ["head", "body"])
+def test_a_trickling_request_is_closed_at_its_deadline(monkeypatch, part):
+    """A client that keeps sending a byte of its request every 0.1 s, head or body, is closed
+    at the request's deadline (1 s here), not kept as long as it sends: a body gets a 408."""
+    from micrograd.app import playground
+
+    monkeypatch.setattr(playground, "REQUEST_SECONDS", 1.0)
+    with running() as srv:
+        if part == "head":
+            first, rest = SLOW_HEAD[:1], SLOW_HEAD[1:]
+        else:
+            port = srv.server_address[1]
+            head = "".join(f"{k}: {v}\r\n" for k, v in page_headers(srv).items())
+            head = f"POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{head}"
+            first, rest = f"{head}Content-Length: 1000\r\n\r\n".encode(), b" " * 200
+        start = time.monotonic()
+        sock = connect(srv)
+        try:
+            sock.sendall(first)
+            sock.settimeout(0.1)
+            sent, got = 0, b""
+            for byte in rest[:100]:  # 10 s at most
+                try:
+                    data = sock.recv(65536)
+                except TimeoutError:  # nothing from the server yet: one more byte
+                    try:
+                        sock.sendall(bytes([byte]))
+                    except OSError:
+                        break
+                    sent += 1
+                    continue
+                except ConnectionResetError:
+                    break
+                if not data:
+                    break
+                got += data
+            else:
+                pytest.fail(f"still open after trickling for {time.monotonic() - start:.1f} s")
+            took = time.monotonic() - start
+            assert sent >= 5 and 0.9 <= took < 8.0, (sent, took)
+            assert got.startswith(b"HTTP/1.1 408 ") if part == "body" else got == b""
+        finally:
+            sock.close()
+
+
+def test_an_idle_kept_alive_connection_is_closed(monkeypatch):
+    """A connection is kept alive between requests that follow each other, and closed once it
+    has been idle for IDLE_SECONDS (1 s here) after an answer."""
+    from micrograd.app import playground
+
+    monkeypatch.setattr(playground, "IDLE_SECONDS", 1.0)
+    with running() as srv:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=30)
+        try:
+            socks = []
+            for _ in range(2):
+                conn.request("GET", "/api/runs/0123456789abcdef")
+                r = conn.getresponse()
+                r.read()
+                assert r.status == 404 and not r.will_close
+                socks.append(conn.sock)
+            assert socks[0] is socks[1] is not None  # one connection for both
+            start = time.monotonic()
+            assert closed_by_server(socks[0])
+            assert 0.9 <= time.monotonic() - start < 8.0
+        finally:
+            conn.close()
+
+
+def test_at_the_bound_the_longest_waiting_connection_makes_room(monkeypatch):
+    """With MAX_CONNECTIONS (8 here) open, a new connection is served and the one that has
+    waited longest for a request is closed in its place; one whose request is being answered
+    is never closed for that, however old."""
+    from micrograd.app import playground
+
+    monkeypatch.setattr(playground, "MAX_CONNECTIONS", 8)
+    monkeypatch.setattr(playground, "REQUEST_SECONDS", 60.0)
+    monkeypatch.setattr(playground, "IDLE_SECONDS", 60.0)
+    with running() as srv:
+        _, s = request(srv, "POST", "/api/runs", {"hidden": [2]})
+        assert wait_until(lambda: len(srv.connections) == 0)
+        training, release = threading.Event(), threading.Event()
+        real_train = Run.train
+
+        def train(run, steps):
+            training.set()
+            assert release.wait(60)
+            real_train(run, steps)
+
+        monkeypatch.setattr(Run, "train", train)
+        body = json.dumps({"steps": 1}).encode()
+        head = "".join(f"{k}: {v}\r\n" for k, v in page_headers(srv).items())
+        port = srv.server_address[1]
+        socks = []
+        try:
+            busy = connect(srv)  # the oldest, its request being answered
+            socks.append(busy)
+            busy.sendall(
+                f"POST /api/runs/{s['id']}/step HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{head}"
+                f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            assert training.wait(30)
+            idle = [connect(srv) for _ in range(7)]
+            socks += idle
+            assert wait_until(lambda: len(srv.connections) == 8)
+            assert request(srv, "GET", "/")[0] == 200  # the newest is served
+            assert closed_by_server(idle[0])  # in place of the one that waited longest
+            assert all(still_open(sock) for sock in idle[1:])  # and only that one
+            release.set()
+            answer = http.client.HTTPResponse(busy)
+            answer.begin()
+            assert answer.status == 200 and json.loads(answer.read())["step"] == 1
+        finally:
+            release.set()
+            for sock in socks:
+                sock.close()
 
 
 def test_the_stepper_never_holds_the_run(server, monkeypatch):

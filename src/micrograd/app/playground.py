@@ -11,6 +11,17 @@ requests a second, and nothing to install. It binds to loopback only and refuses
 headers (a web page elsewhere cannot reach it by DNS rebinding). Each run has its own lock, so two
 tabs train two runs side by side without touching each other.
 
+Any program on this machine can open connections to it, and a few hundred idle or slow ones must
+not keep the user's own page from loading. A timeout on each read does not do that: a client that
+sends one byte every few seconds never trips it. So, as nginx's client_header_timeout and Apache's
+mod_reqtimeout do, each connection gets a deadline for the whole of its next request, head and
+body (REQUEST_SECONDS from when it was accepted or its last answer was sent; the socket's timeout
+before each read is the time left, so bytes trickling in do not extend it), and may sit idle for
+only IDLE_SECONDS before that request begins. At MAX_CONNECTIONS open, a new connection (most
+likely the user's: it is the newest) makes room by closing the one that has waited longest for a
+request, where refusing the new one would let whoever opened connections first lock the user
+out; a connection whose request is being answered is never closed to make room.
+
     POST /api/runs                {"data": "moons", "hidden": [8, 8], ...} -> the new run's state
     POST /api/runs/ID/step        {"steps": 5}                              -> its state after them
     GET  /api/runs/ID                                                       -> its state
@@ -22,24 +33,37 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import io
 import json
 import re
+import socket
 import sys
 import threading
+import time
 import webbrowser
+from collections import OrderedDict
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import parse_qs, urlsplit
 
 from micrograd.app.runs import BadRequest, Playground
-from micrograd.teach.messages import MESSAGES
-from micrograd.teach.messages import text as say
+from micrograd.text import LANGUAGES
+from micrograd.text import text as say
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 MAX_BODY = 10_000  # bytes
 MAX_STEPS = 100  # per request
-MAX_CONNECTIONS = 64  # open at once; beyond, new ones are closed at once (never out of files)
-IDLE_SECONDS = 30  # a connection that sends nothing for this long is closed
+# Open at once: a browser opens about six to one server, so this is room for the user and for
+# hundreds of other programs' connections. Each holds a thread and a file descriptor; past it,
+# the connection that has waited longest for a request is closed (see Connections).
+MAX_CONNECTIONS = 512
+SPARE_FILES = 64  # file descriptors kept free for everything else the process opens
+REQUEST_SECONDS = 10.0  # the most a whole request (head and body) may take to arrive
+IDLE_SECONDS = 5.0  # the most a connection may wait before the first byte of its next request
+SEND_SECONDS = 10.0  # the most one write of an answer may take (a client that does not read)
 
 
 RUN_PATH = re.compile(r"^/api/runs/([0-9a-f]{16})(/step|/stepper)?$")
@@ -50,7 +74,17 @@ class Handler(BaseHTTPRequestHandler):
 
     server: Server
     protocol_version = "HTTP/1.1"
-    timeout = IDLE_SECONDS  # a half-sent request does not hold a thread and a socket forever
+    slot: Slot
+
+    def setup(self) -> None:
+        super().setup()
+        self.slot = self.server.connections.slot(self.request)
+        self.rfile.close()  # http.server's reader: this one keeps the connection's deadlines
+        self.rfile = io.BufferedReader(_Reader(self.request, self.slot))
+
+    def handle_one_request(self) -> None:
+        self.server.connections.wait(self.slot)  # from the last answer: idle, and may make room
+        super().handle_one_request()
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: no line per request
         return
@@ -88,9 +122,14 @@ class Handler(BaseHTTPRequestHandler):
             if method == "POST":
                 self._check_sender()
                 body = self._body()
+            if not self._serving():
+                return
             status, kind, payload = self._route(method, body)
         except BadRequest as e:
             status, kind, payload = e.status, "json", {"error": str(e)}
+        except ConnectionError:  # closed while the body came in (the client left, or made room)
+            self.close_connection = True
+            return
         except Exception as e:  # a bug: say so, and keep serving
             status, kind, payload = HTTPStatus.INTERNAL_SERVER_ERROR, "json", {"error": repr(e)}
         if kind == "json":
@@ -132,8 +171,8 @@ class Handler(BaseHTTPRequestHandler):
         if m.group(2) == "/stepper":
             i = _int(query.get("i", [""])[0], "i")
             lang = query.get("lang", [pg.lang])[0]
-            if lang not in MESSAGES:
-                raise BadRequest(f"lang must be one of {sorted(MESSAGES)}, got {lang!r}")
+            if lang not in LANGUAGES:
+                raise BadRequest(f"lang must be one of {sorted(LANGUAGES)}, got {lang!r}")
             quiz = query.get("quiz", ["0"])[0]
             if quiz not in ("0", "1"):
                 raise BadRequest(f"quiz must be 0 or 1, got {quiz!r}")
@@ -146,6 +185,15 @@ class Handler(BaseHTTPRequestHandler):
                 "json",
                 {"id": m.group(1), "points": run.X, "labels": run.y, **run.state()},
             )
+
+    def _serving(self) -> bool:
+        """Mark the request as read and being answered, so its connection is not closed to make
+        room and each write of the answer has SEND_SECONDS; False if it was closed already."""
+        if not self.server.connections.serve(self.slot):
+            self.close_connection = True
+            return False
+        self.connection.settimeout(SEND_SECONDS)
+        return True
 
     def _only(self, method: str, allowed: str) -> None:
         if method != allowed:
@@ -193,7 +241,14 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest(
                 f"the body is larger than {MAX_BODY} bytes", HTTPStatus.REQUEST_ENTITY_TOO_LARGE
             )
-        raw = self.rfile.read(length) if length > 0 else b"{}"
+        try:
+            raw = self.rfile.read(length) if length > 0 else b"{}"
+        except TimeoutError:
+            self.close_connection = True  # the rest of the body may still come: do not reuse
+            raise BadRequest(
+                f"the request did not arrive within {REQUEST_SECONDS:g} s",
+                HTTPStatus.REQUEST_TIMEOUT,
+            ) from None
         try:
             return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError) as e:
@@ -202,6 +257,8 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest("the body is not valid JSON: nested too deeply") from None
 
     def _send(self, status: HTTPStatus, kind: str, data: bytes, head: bool = False) -> None:
+        if not self._serving():  # a refusal before the body is read is an answer too
+            return
         try:
             self.send_response(status)
             self.send_header("Content-Type", kind)
@@ -216,7 +273,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if not head:
                 self.wfile.write(data)
-        except ConnectionError:  # the tab went away before the answer: nothing to tell it
+        except (ConnectionError, TimeoutError):  # the tab went away or stopped reading
             self.close_connection = True
 
 
@@ -249,29 +306,172 @@ def _int(text: str, name: str) -> int:
         raise BadRequest(f"{name} must be an integer, got {text!r}") from None
 
 
+class Slot:
+    """One open connection: since when it has waited for its next request, and its state."""
+
+    __slots__ = ("sock", "since", "heard", "closed")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.since = time.monotonic()
+        self.heard = False  # a byte of the next request has come
+        self.closed = False  # shut to make room for a newer connection
+
+    def time_left(self) -> float:
+        """Seconds the next request may still take to arrive; TimeoutError once there are none."""
+        limit = REQUEST_SECONDS if self.heard else min(IDLE_SECONDS, REQUEST_SECONDS)
+        left = self.since + limit - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no whole request within {limit:g} s")
+        return left
+
+
+class Connections:
+    """The open connections, and which of them may be closed to make room for a new one.
+
+    A connection is waiting (for the rest of its request, or idle between requests) or being
+    served. Only waiting ones are closed to make room, the one that has waited longest first: a
+    client that opens connections and sends nothing, or sends slowly, loses them to the user's
+    next one instead of locking it out. Only when every connection is being served is a new one
+    refused, and that lasts no longer than the answers in progress."""
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
+        self._lock = threading.Lock()
+        self._slots: dict[socket.socket, Slot] = {}  # until its thread has closed it
+        self._count = 0  # open and not closed to make room
+        self._waiting: OrderedDict[Slot, None] = OrderedDict()  # the longest waiting first
+
+    def __len__(self) -> int:
+        """How many connections are open (not counting those closed to make room)."""
+        return self._count
+
+    def admit(self, sock: socket.socket) -> bool:
+        """Take a new connection, closing the longest-waiting one if at the bound; False (the
+        new one is refused) only when every open connection is being served."""
+        with self._lock:
+            if self._count >= self.bound:
+                if not self._waiting:
+                    return False
+                oldest, _ = self._waiting.popitem(last=False)
+                oldest.closed = True
+                self._count -= 1
+                # Shut, not closed: its own thread may be in recv() on it and closes it after.
+                # Its descriptor stays open for that moment, within SPARE_FILES.
+                try:
+                    oldest.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:  # the client had gone already
+                    pass
+            self._slots[sock] = slot = Slot(sock)
+            self._waiting[slot] = None
+            self._count += 1
+            return True
+
+    def slot(self, sock: socket.socket) -> Slot:
+        """The slot of an admitted connection."""
+        with self._lock:
+            return self._slots[sock]
+
+    def wait(self, slot: Slot) -> None:
+        """The connection waits for its next request from now (if it was not waiting already)."""
+        with self._lock:
+            if not slot.closed and slot not in self._waiting:
+                slot.since, slot.heard = time.monotonic(), False
+                self._waiting[slot] = None
+
+    def serve(self, slot: Slot) -> bool:
+        """The connection's request is read and is being answered: it is no longer closed to
+        make room. False if it was closed for that already."""
+        with self._lock:
+            self._waiting.pop(slot, None)
+            return not slot.closed
+
+    def release(self, sock: socket.socket) -> None:
+        """Forget a connection its thread has closed."""
+        with self._lock:
+            slot = self._slots.pop(sock, None)
+            if slot is not None and not slot.closed:
+                self._waiting.pop(slot, None)
+                self._count -= 1
+
+
+class _Reader(io.RawIOBase):
+    """A connection's bytes, each read given only the time its request has left."""
+
+    def __init__(self, sock: socket.socket, slot: Slot) -> None:
+        super().__init__()
+        self._sock, self._slot = sock, slot
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        self._sock.settimeout(self._slot.time_left())
+        try:
+            n = self._sock.recv_into(buffer)
+        except OSError:
+            if self._slot.closed:
+                raise ConnectionAbortedError("closed to make room for a newer connection") from None
+            raise
+        if n == 0 and self._slot.closed:  # the end is the server's, not the client's
+            raise ConnectionAbortedError("closed to make room for a newer connection")
+        self._slot.heard = self._slot.heard or n > 0
+        return n
+
+
+def _connection_bound() -> int:
+    """MAX_CONNECTIONS, or fewer where the process may not have that many files open."""
+    try:
+        import resource
+    except ImportError:  # Windows: sockets are not counted against a limit on open files
+        return MAX_CONNECTIONS
+    wanted = MAX_CONNECTIONS + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        # macOS starts a process with a soft limit of 256 files. Raising it up to the hard limit
+        # needs no privilege, and `wanted` stays under 1024, where select() elsewhere breaks.
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):  # not allowed here: live within the soft limit
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft - SPARE_FILES))
+
+
 class Server(ThreadingHTTPServer):
     """The HTTP server, holding the playground's runs."""
 
     daemon_threads = True
+    # The listen backlog (the system may cap it lower): a burst of hundreds of connections
+    # waits there to be accepted rather than being dropped, as a dropped connection is retried
+    # only a second later, and the user's might be one of them.
+    request_queue_size = 1024
 
     def __init__(self, port: int, lang: str | None = None) -> None:
         super().__init__(("127.0.0.1", port), Handler)
         self.playground = Playground(lang)
-        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.connections = Connections(_connection_bound())
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        # Past MAX_CONNECTIONS open ones, a new connection is closed at once: the process never
-        # runs out of file descriptors (where accept() fails in a busy loop).
-        if not self.connections.acquire(blocking=False):
+        # Never more than the bound open (the process never runs out of file descriptors, where
+        # accept() fails in a busy loop): the longest-waiting one makes room for the new one.
+        if not self.connections.admit(request):
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        try:
+            super().process_request(request, client_address)
+        except Exception:  # no thread to serve it (the caller closes it)
+            self.connections.release(request)
+            raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.connections.release()
+            self.connections.release(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A browser that closes a tab or quits resets its connections: not worth a traceback in
