@@ -4,7 +4,7 @@
 
 Cases: two moons with MLP(2, [H, H, 1]), mean hinge loss + 1e-4 L2, at H in {16, 64, 256} and
 batch B in {100, 1000, 10000} (W is H=16, B=100); the 8x8 digits with MLP(64, [64, 10]) and
-softmax cross-entropy + 1e-4 L2 on all 1,797 images. A step is what `micrograd.train.fit` does:
+softmax cross-entropy + 1e-4 L2 on all 1,797 images. A step is what `micrograd.app.train.fit` does:
 the loss and its gradients, then an SGD update. PyTorch does the same (float64 and float32: a
 forward, backward, and an in-place SGD update) on one thread, and so does numpy's BLAS. Each
 (engine, case) pair alternates step by step after warm-up; reported: medians of per-round paired

@@ -5,7 +5,7 @@
 Any text with any values for a and b must either evaluate and backpropagate, or be refused with
 ExpressionError; every other exception is a bug, and atheris reports the input that caused it.
 The dictionary of words to try is fuzz/expressions.dict plus a call of each function the language
-knows (micrograd.expr.FUNCTIONS, from the ops of micrograd.engine.OPS), so a new op is fuzzed too.
+knows (micrograd.teach.expr.FUNCTIONS, from the ops of micrograd.engine.OPS), so a new op is fuzzed too.
 """
 
 import atexit
@@ -16,7 +16,7 @@ import tempfile
 import atheris
 
 with atheris.instrument_imports():
-    from micrograd.expr import FUNCTIONS, ExpressionError, parse_expression
+    from micrograd.teach.expr import FUNCTIONS, ExpressionError, parse_expression
 
 
 def dictionary() -> str:

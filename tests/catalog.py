@@ -5,8 +5,8 @@ A rule is one function; the places that run it are the math namespaces (floats, 
 numpy arrays, torch tensors), the eager engine (a Value method), grads of grads
 (backward(create_graph=True)), the fast path (micrograd.fast.trace), the pure-Python replay
 (micrograd.flat), export (to_torch_fn), the
-expression language of `micrograd explain` (micrograd.expr.FUNCTIONS), and explain's formula (the fuzz
-dictionary is made from micrograd.expr.FUNCTIONS). tests/test_maths.py runs it for every row, and on a half-added op in a subprocess.
+expression language of `micrograd explain` (micrograd.teach.expr.FUNCTIONS), and explain's formula (the fuzz
+dictionary is made from micrograd.teach.expr.FUNCTIONS). tests/test_maths.py runs it for every row, and on a half-added op in a subprocess.
 """
 
 from __future__ import annotations
@@ -221,12 +221,12 @@ def missing(op: str) -> list[str]:
         problems.append(f"to_torch_fn fails: {type(e).__name__}: {e}")
     # 7. the expression language, explain's formula and the fuzz dictionary (one-input ops)
     if op.isidentifier():
-        from micrograd.expr import FUNCTIONS as CALLABLE
-        from micrograd.expr import parse_expression
+        from micrograd.teach.expr import FUNCTIONS as CALLABLE
+        from micrograd.teach.expr import parse_expression
         from micrograd.viz import formula
 
         if method(op) not in CALLABLE:
-            problems.append(f"micrograd.expr.FUNCTIONS has no {method(op)!r}")
+            problems.append(f"micrograd.teach.expr.FUNCTIONS has no {method(op)!r}")
         else:
             parsed = parse_expression(f"{method(op)}(a)", {"a": xs[0]})
             if not _close(parsed.data, want_out):

@@ -251,7 +251,7 @@ def test_the_cli_writes_the_stepper_page(browser, tmp_path):
 @pytest.fixture
 def playground():
     pytest.importorskip("numpy")
-    from micrograd.playground import Server
+    from micrograd.app.playground import Server
 
     srv = Server(0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -495,7 +495,7 @@ def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path)
     import http.server
 
     pytest.importorskip("numpy")
-    from micrograd.playground import Server
+    from micrograd.app.playground import Server
 
     srv = Server(0)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -598,7 +598,7 @@ def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
     pytest.importorskip("numpy")
     from selenium.webdriver.common.by import By
 
-    from micrograd.playground import Server
+    from micrograd.app.playground import Server
 
     srv = Server(0, lang="zh")
     threading.Thread(target=srv.serve_forever, daemon=True).start()

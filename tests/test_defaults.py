@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from micrograd.app.cli import build_parser
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES, widths
-from micrograd.cli import build_parser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROWS = {
@@ -51,7 +51,7 @@ def test_the_help_and_the_playground_page_show_the_defaults():
     assert f"(default: {widths(points['hidden'])}; {widths(images['hidden'])} for images)" in text
     assert f"(default: {points['steps']}; {images['steps']} for images)" in text
     assert f"default: {LEARNING_RATES['sgd']} decaying" in text
-    from micrograd.playground import Server
+    from micrograd.app.playground import Server
 
     server = Server(0)
     page = server.playground.page()

@@ -428,8 +428,8 @@ def test_importing_micrograd_changes_nothing_in_the_process():
         "            logging.getLogger().handlers[:], logging.getLogger().level,\n"
         "            sys.getrecursionlimit(), sys.getswitchinterval())\n"
         "before = state()\n"
-        "import micrograd, micrograd.cli, micrograd.expr, micrograd.viz, micrograd.io\n"
-        "import micrograd.functional, micrograd.gradcheck, micrograd.train\n"
+        "import micrograd, micrograd.app.cli, micrograd.teach.expr, micrograd.viz, micrograd.io\n"
+        "import micrograd.functional, micrograd.gradcheck, micrograd.app.train\n"
         "try:\n"
         "    import micrograd.fast, micrograd.export\n"
         "except ImportError:\n"
@@ -492,7 +492,7 @@ def test_import_micrograd_imports_no_numpy():
 
     script = (
         "import sys\n"
-        "import micrograd, micrograd.nn, micrograd.optim, micrograd.losses, micrograd.cli\n"
+        "import micrograd, micrograd.nn, micrograd.optim, micrograd.losses, micrograd.app.cli\n"
         "assert 'numpy' not in sys.modules, [m for m in sys.modules if 'numpy' in m][:3]\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

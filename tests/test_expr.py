@@ -3,7 +3,7 @@
 
 import pytest
 
-from micrograd.cli import main
+from micrograd.app.cli import main
 from micrograd.teach.expr import ExpressionError, parse_expression
 
 

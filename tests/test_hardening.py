@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from micrograd import Value, detect_anomaly, no_grad
 from micrograd.engine import topo_order
-from micrograd.expr import ExpressionError, parse_expression
+from micrograd.teach.expr import ExpressionError, parse_expression
 from programs import central_difference, examples
 
 
@@ -200,7 +200,7 @@ def test_fuzzed_text_never_crashes_the_parser(text):
 @settings(max_examples=examples(40))
 @given(st.text(alphabet="ab()+-*/. 0123456789relutanhxp_,[]'\"=", max_size=40))
 def test_fuzzed_cli_input_exits_0_or_2(text):
-    from micrograd.cli import main
+    from micrograd.app.cli import main
 
     code = main(["explain", "--set", "a=1.5", "--set", "b=-0.5", "--", text])
     assert code in (0, 2)

@@ -166,4 +166,4 @@ def test_the_notebooks_use_only_the_public_api(name):
     code = "\n".join(c.source for c in read(name).cells if c.cell_type == "code")
     assert not re.search(r"from micrograd[\w.]* import [^\n]*\b_\w", code)
     assert not re.search(r"micrograd(\.\w+)*\._", code)
-    assert "micrograd.playground" not in code and "micrograd.train" not in code
+    assert "micrograd.app.playground" not in code and "micrograd.app.train" not in code

@@ -11,12 +11,6 @@ from micrograd.app import plot  # noqa: E402
 HISTORY = [(1.0 / (k + 1), min(1.0, 0.5 + k / 20)) for k in range(20)]
 
 
-def test_the_pictures_have_the_same_words_in_both_languages():
-    assert plot.WORDS["en"].keys() == plot.WORDS["zh"].keys()
-    for key, en in plot.WORDS["en"].items():
-        assert en.count("{") == plot.WORDS["zh"][key].count("{"), key
-
-
 def test_chinese_pictures_are_drawn_with_a_font_that_has_the_characters():
     if plot._cjk_font() is None:
         pytest.skip("no Chinese font for matplotlib here (apt install fonts-noto-cjk)")

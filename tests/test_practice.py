@@ -351,7 +351,7 @@ def test_check_engine_gives_one_row_per_exercise(tmp_path):
 
 def test_importing_micrograd_does_not_load_practice():
     code = (
-        "import sys, micrograd, micrograd.cli; print('micrograd.practice.checker' in sys.modules)"
+        "import sys, micrograd, micrograd.app.cli; print('micrograd.practice.checker' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "False", done.stderr

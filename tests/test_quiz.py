@@ -1,4 +1,4 @@
-"""Predict, then reveal (micrograd.quiz): reading answers, the terminal quiz, `explain --quiz`, and
+"""Predict, then reveal (micrograd.teach.quiz): reading answers, the terminal quiz, `explain --quiz`, and
 the questions the stepper page asks."""
 
 import math
@@ -9,7 +9,7 @@ import pytest
 
 from micrograd import Value
 from micrograd.practice.lecture import graph
-from micrograd.quiz import answer_is_right, questions, quiz, read_answer
+from micrograd.teach.quiz import answer_is_right, questions, quiz, read_answer
 from micrograd.teach.stepper import page_data
 from micrograd.viz import explain, stepper
 

@@ -1,4 +1,4 @@
-"""micrograd.train: the Classifier and fit(), on the fast path and on the eager engine."""
+"""micrograd.app.train: the Classifier and fit(), on the fast path and on the eager engine."""
 
 import math
 import random

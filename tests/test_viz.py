@@ -13,8 +13,8 @@ import pytest
 
 import micrograd
 from micrograd import Value
-from micrograd.cli import main
-from micrograd.expr import parse_expression
+from micrograd.app.cli import main
+from micrograd.teach.expr import parse_expression
 from micrograd.viz import backward_sequence, draw_dot, explain, to_dot, to_mermaid
 
 DOT = shutil.which("dot")

@@ -83,7 +83,7 @@ _VALUE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(\S+)\s*$")
 
 def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) -> dict:
     """The stepper page of an expression in the CLI's language, with values like "a=2, b=3"."""
-    from micrograd.expr import ExpressionError, parse_expression
+    from micrograd.teach.expr import ExpressionError, parse_expression
     from micrograd.viz import stepper
 
     values = unicodedata.normalize("NFKC", values)  # ＝ and ， typed with a Chinese input method

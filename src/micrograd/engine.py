@@ -21,6 +21,7 @@ from typing import Any, Union
 
 from micrograd import modes, specialize
 from micrograd.maths import FloatMath, IEEEMath
+from micrograd.text import text
 
 Operand = Union["Value", int, float]
 
@@ -262,9 +263,7 @@ FLAT_PICKLE = 1000
 
 def _said(key: str, **fields: object) -> str:
     """A warning's text in the learner's language (Chinese where LANG says zh_*)."""
-    from micrograd.teach.messages import language, text  # only when there is something to say
-
-    return text(key, language(), **fields)
+    return text(key, None, **fields)
 
 
 _SLOTS = tuple(slot for slot in Value.__slots__ if slot != "__dict__")
@@ -467,10 +466,22 @@ def _new_in_mode(out: Value) -> Value:
 
 
 def _fail(e: Exception, op: str, *inputs: Value) -> Exception:
-    """The error of an op's forward, with the op and its inputs in the message."""
+    """The error of an op's forward, with the op and its inputs in the message; it keeps them and
+    its reason's key, so the command and the pages can say it in Chinese too."""
+    fields: dict[str, object] = getattr(e, "fields", {})
+    if hasattr(e, "reason"):  # micrograd.maths said why
+        reason = e.reason
+    elif isinstance(e, OverflowError):
+        reason = "reason_too_large"
+    else:  # Python's own: a division by zero, a math domain error
+        kind = "reason_division_by_zero" if isinstance(e, ZeroDivisionError) else "reason_domain"
+        reason, fields = kind, {"message": str(e)}
     args = ", ".join(repr(v.data) for v in inputs)
-    why = "the result is too large for a float" if isinstance(e, OverflowError) else e
-    return type(e)(f"op {op!r} on ({args}): {why}")
+    failed = type(e)(
+        text("op_error", "en", op=op, inputs=args, reason=text(reason, "en", **fields))
+    )
+    failed.op, failed.inputs, failed.reason, failed.fields = op, args, reason, fields  # type: ignore[attr-defined]
+    return failed
 
 
 def _apply2(op: str, a: Value, b: Operand) -> Value:

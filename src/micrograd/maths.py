@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
+from micrograd.text import error
+
 
 class Math(Protocol):
     """Every elementary function a rule may call, with PyTorch's conventions at the edges."""
@@ -67,7 +69,7 @@ class FloatMath:
     @staticmethod
     def log(x: float) -> float:
         if x <= 0:
-            raise ValueError(f"log is defined for positive numbers only, got {x!r}")
+            raise error(ValueError, "reason_log", x=x)
         return math.log(x)
 
     @staticmethod
@@ -89,7 +91,7 @@ class FloatMath:
     @staticmethod
     def pow(a: float, b: float) -> float:
         if a == 0 and b < 0:
-            raise ZeroDivisionError(f"0.0 cannot be raised to the negative power {b!r}")
+            raise error(ZeroDivisionError, "reason_zero_negative_power", k=b)
         if -math.inf < a < 0 and math.isfinite(b) and not float(b).is_integer():
             return math.nan  # as PyTorch: a real power of a negative number is not a real number
         # (-inf) ** 2.5 is inf and (-inf) ** -2.5 is 0.0, as IEEE 754, Python and PyTorch say

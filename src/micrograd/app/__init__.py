@@ -1,3 +1,2 @@
 """The applications built on the library: training a classifier (train, plot), the `micrograd`
-command (cli) and the playground's local server (playground). Their first names, micrograd.train,
-micrograd.cli, micrograd.playground and micrograd.plot, keep working."""
+command (cli) and the playground's local server (playground)."""

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
-from micrograd.app.cli_texts import cli_line, cli_text
 from micrograd.app.commands import (
     FORMATS,
     IMAGES,
@@ -25,8 +24,8 @@ from micrograd.app.commands import (
 from micrograd.app.defaults import DEFAULTS
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
-from micrograd.teach.messages import LANGUAGES, columns, language, op_error, usage_error
-from micrograd.teach.messages import text as say
+from micrograd.text import LANGUAGES, columns, language, op_error, usage_error
+from micrograd.text import text as say
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,6 +34,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------- demo and train
+def _help(key: str, lang: str) -> str:
+    """The help text `key` of the command in `lang`, with the training defaults filled in."""
+    from micrograd.app.defaults import default_fields
+
+    return say(f"cli.{key}", lang, **default_fields())
+
+
 def _hidden(lang: str) -> Any:
     """An argparse type: hidden widths such as 16,16, each from 1 to 4096 (its errors in `lang`)."""
 
@@ -42,9 +48,9 @@ def _hidden(lang: str) -> Any:
         try:
             sizes = [int(s) for s in text.split(",")]
         except ValueError:
-            raise argparse.ArgumentTypeError(cli_line("err_widths", lang, text=text)) from None
+            raise argparse.ArgumentTypeError(say("cli.err_widths", lang, text=text)) from None
         if not sizes or any(s < 1 or s > 4096 for s in sizes):
-            raise argparse.ArgumentTypeError(cli_line("err_widths_range", lang, text=text))
+            raise argparse.ArgumentTypeError(say("cli.err_widths_range", lang, text=text))
         return sizes
 
     return parse
@@ -58,10 +64,10 @@ def _number(kind: type, low: float, strict: bool, lang: str = "en") -> Any:
             x = kind(text)
         except ValueError:
             key = "err_not_int" if kind is int else "err_not_number"
-            raise argparse.ArgumentTypeError(cli_line(key, lang, text=text)) from None
+            raise argparse.ArgumentTypeError(say(f"cli.{key}", lang, text=text)) from None
         if not (x > low if strict else x >= low) or x == float("inf"):
             key = "err_not_above" if strict else "err_not_at_least"
-            raise argparse.ArgumentTypeError(cli_line(key, lang, low=low, text=text))
+            raise argparse.ArgumentTypeError(say(f"cli.{key}", lang, low=low, text=text))
         return x
 
     return parse
@@ -71,12 +77,12 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     p.add_argument(
         "--out",
         default="micrograd-out",
-        help=cli_text("help_out", lang),
+        help=_help("help_out", lang),
     )
-    p.add_argument("--seed", type=int, default=1337, help=cli_text("help_seed", lang))
-    p.add_argument("--no-plot", action="store_true", help=cli_text("help_no_plot", lang))
-    p.add_argument("--quiet", action="store_true", help=cli_text("help_quiet", lang))
-    p.add_argument("--lang", choices=LANGUAGES, help=cli_text("help_lang", lang))
+    p.add_argument("--seed", type=int, default=1337, help=_help("help_seed", lang))
+    p.add_argument("--no-plot", action="store_true", help=_help("help_no_plot", lang))
+    p.add_argument("--quiet", action="store_true", help=_help("help_quiet", lang))
+    p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
     if demo:
         p.set_defaults(data="moons", noise=0.1, activation="relu", lr=None, momentum=0.0)
         p.set_defaults(**DEFAULTS["points"])  # the original demo's MLP(2, [16, 16, 1]) and SGD
@@ -85,51 +91,51 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--data",
         choices=[*sorted(SIZES), *IMAGES],
         default="moons",
-        help=cli_text("help_data", lang),
+        help=_help("help_data", lang),
     )
-    p.add_argument("--data-dir", help=cli_text("help_data_dir", lang))
+    p.add_argument("--data-dir", help=_help("help_data_dir", lang))
     p.add_argument(
         "--noise",
         type=_number(float, 0, strict=False, lang=lang),
         default=0.1,
-        help=cli_text("help_noise", lang),
+        help=_help("help_noise", lang),
     )
-    p.add_argument("--hidden", type=_hidden(lang), default=None, help=cli_text("help_hidden", lang))
+    p.add_argument("--hidden", type=_hidden(lang), default=None, help=_help("help_hidden", lang))
     p.add_argument(
         "--activation",
         choices=["relu", "tanh", "sigmoid", "linear"],
         default="relu",
-        help=cli_text("help_activation", lang),
+        help=_help("help_activation", lang),
     )
     p.add_argument(
         "--optimizer",
         choices=["sgd", "adam"],
         default=None,
-        help=cli_text("help_optimizer", lang),
+        help=_help("help_optimizer", lang),
     )
     p.add_argument(
         "--lr",
         type=_number(float, 0, strict=True, lang=lang),
         default=None,
-        help=cli_text("help_lr", lang),
+        help=_help("help_lr", lang),
     )
     p.add_argument(
         "--momentum",
         type=_number(float, 0, strict=False, lang=lang),
         default=0.0,
-        help=cli_text("help_momentum", lang),
+        help=_help("help_momentum", lang),
     )
     p.add_argument(
         "--steps",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,
-        help=cli_text("help_steps", lang),
+        help=_help("help_steps", lang),
     )
     p.add_argument(
         "--batch-size",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,
-        help=cli_text("help_batch_size", lang),
+        help=_help("help_batch_size", lang),
     )
 
 
@@ -270,7 +276,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     parser = _localized(
         _Parser(
             prog="micrograd",
-            description=cli_text("about_micrograd", lang),
+            description=_help("about_micrograd", lang),
             formatter_class=_formatter(lang),
             add_help=False,
         ),
@@ -280,7 +286,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         "--version",
         action="version",
         version=f"{DISTRIBUTION} {_version()}",
-        help=cli_text("help_version", lang),
+        help=_help("help_version", lang),
     )
     # `micrograd --lang zh CMD ...`: not listed, so that each command's own --lang is the one shown
     parser.add_argument("--lang", dest="main_lang", choices=LANGUAGES, help=argparse.SUPPRESS)
@@ -290,8 +296,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
             sub,
             name,
             lang,
-            help=cli_text(f"help_{name}", lang),
-            description=cli_text(f"about_{name}", lang),
+            help=_help(f"help_{name}", lang),
+            description=_help(f"about_{name}", lang),
         )
         _add_training_options(p, demo=name == "demo", lang=lang)
         p.set_defaults(run=run_train)
@@ -300,17 +306,17 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         sub,
         "playground",
         lang,
-        help=cli_text("help_playground", lang),
-        description=cli_text("about_playground", lang),
+        help=_help("help_playground", lang),
+        description=_help("about_playground", lang),
     )
     pg.add_argument(
         "--port",
         type=_number(int, 0, strict=False, lang=lang),
         default=8000,
-        help=cli_text("help_port", lang),
+        help=_help("help_port", lang),
     )
-    pg.add_argument("--no-browser", action="store_true", help=cli_text("help_no_browser", lang))
-    pg.add_argument("--lang", choices=LANGUAGES, help=cli_text("help_page_lang", lang))
+    pg.add_argument("--no-browser", action="store_true", help=_help("help_no_browser", lang))
+    pg.add_argument("--lang", choices=LANGUAGES, help=_help("help_page_lang", lang))
     pg.set_defaults(run=playground_command)
     from micrograd.practice import command as practice  # its checker loads only when it runs
 
@@ -357,7 +363,7 @@ def _dash_hint(argv: list[str], lang: str = "en") -> str:
     """A hint when an argument that starts with '-' was not meant as an option."""
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and arg not in ("-", "-o", "-h"):
-            return cli_line("err_dash", lang, arg=arg)
+            return say("cli.err_dash", lang, arg=arg)
     return ""
 
 

@@ -13,17 +13,16 @@ import sys
 import time
 from typing import Any
 
-from micrograd.app.cli_texts import cli_line
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
 from micrograd.engine import Value
 from micrograd.io import atomic_write, check_target, write_files
 from micrograd.teach.drawings import fmt_number, render_dot, to_dot, to_mermaid
 from micrograd.teach.explain import explain
 from micrograd.teach.expr import ExpressionError, assignments, parse_expression
-from micrograd.teach.messages import language
-from micrograd.teach.messages import text as say
 from micrograd.teach.quiz import quiz
 from micrograd.teach.stepper import stepper
+from micrograd.text import language
+from micrograd.text import text as say
 
 
 class UsageError(Exception):
@@ -44,13 +43,13 @@ def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
 
     if args.data == "mnist":
         if not args.data_dir:
-            raise UsageError(cli_line("err_mnist_dir", language(args.lang)))
+            raise UsageError(say("cli.err_mnist_dir", language(args.lang)))
         try:
             return (*mnist(args.data_dir, "train"), *mnist(args.data_dir, "test"))
         except FileNotFoundError:
             lang = language(args.lang)
             raise FileNotFoundError(
-                cli_line("err_mnist_missing", lang, folder=args.data_dir)
+                say("cli.err_mnist_missing", lang, folder=args.data_dir)
             ) from None
     if args.data == "digits":
         X, y = digits()
@@ -122,20 +121,18 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     except FloatingPointError as e:
         bar(None, None)
         why = str(e).split(";")[0]
-        raise ArithmeticError(cli_line("err_diverged", lang, step=done[0] + 1, why=why)) from None
+        raise ArithmeticError(say("cli.err_diverged", lang, step=done[0] + 1, why=why)) from None
     seconds = time.perf_counter() - start
     bar(None, None)
     train_acc, test_acc = clf.accuracy(X_train, y_train), clf.accuracy(X_test, y_test)
-    print(cli_line("out_train_accuracy", lang, accuracy=train_acc), file=out)
-    print(cli_line("out_test_accuracy", lang, accuracy=test_acc), file=out)
+    print(say("cli.out_train_accuracy", lang, accuracy=train_acc), file=out)
+    print(say("cli.out_test_accuracy", lang, accuracy=test_acc), file=out)
     files = {"model.json": model_bytes(model)}  # everything made before anything is written
     if not args.no_plot:
         from micrograd.app import plot
 
         drawn = plot.picture_language(lang)
-        title = plot.WORDS[drawn]["title"].format(
-            data=args.data, spec=model.spec, accuracy=test_acc
-        )
+        title = say("plot.title", drawn, data=args.data, spec=model.spec, accuracy=test_acc)
         if images:
             predicted = clf.predict(X_test)
             files["confusion.png"] = plot.confusion_matrix(
@@ -154,7 +151,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     if not args.quiet:
         joined = ("、" if lang == "zh" else ", ").join(written)
         done_line = {"steps": args.steps, "seconds": seconds, "files": joined}
-        print(cli_line("out_done", lang, **done_line, out=args.out), file=out)
+        print(say("cli.out_done", lang, **done_line, out=args.out), file=out)
     return {"train_accuracy": train_acc, "test_accuracy": test_acc, "seconds": seconds}
 
 
@@ -177,7 +174,7 @@ def _fit_init_to_width(model: Any) -> None:
 
 def _first_loss_hint(loss: float, classes: int, lang: str = "en") -> str:
     """What a first loss far above ln(classes) says about the initialisation."""
-    return cli_line("out_first_loss", lang, loss=loss, classes=classes, ln=math.log(classes))
+    return say("cli.out_first_loss", lang, loss=loss, classes=classes, ln=math.log(classes))
 
 
 def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
@@ -192,27 +189,27 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
         lang = language(args.lang)
         # without numpy each sample of the batch is built, so a smaller batch helps; with
         # numpy one sample is traced whatever the batch, and only smaller widths do
-        hint = cli_line("err_budget_eager", lang) if eager else ""
+        hint = say("cli.err_budget_eager", lang) if eager else ""
         hidden = ",".join(map(str, args.hidden))
         limit = MAX_VALUES_PER_STEP
         raise UsageError(
-            cli_line("err_budget", lang, hidden=hidden, values=per_step, limit=limit, eager=hint)
+            say("cli.err_budget", lang, hidden=hidden, values=per_step, limit=limit, eager=hint)
         )
 
 
 def _check_out_folder(folder: str, lang: str = "en") -> None:
     """OSError now, before training, if the results could not be written into `folder`."""
     if not folder:
-        raise UsageError(cli_line("err_out_empty", lang))
+        raise UsageError(say("cli.err_out_empty", lang))
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise OSError(cli_line("err_out_not_folder", lang, folder=folder))
+        raise OSError(say("cli.err_out_not_folder", lang, folder=folder))
     parent = folder if os.path.isdir(folder) else os.path.dirname(os.path.abspath(folder))
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent):  # a/b where a is a file: no folder can be made there
-        raise OSError(cli_line("err_out_not_folder", lang, folder=parent))
+        raise OSError(say("cli.err_out_not_folder", lang, folder=parent))
     if not os.access(parent, os.W_OK):
-        raise OSError(cli_line("err_out_no_permission", lang, folder=folder))
+        raise OSError(say("cli.err_out_no_permission", lang, folder=folder))
     for name in OUTPUTS:  # a file there that would be refused is refused now
         path = os.path.join(folder, name)
         if os.path.lexists(path):
@@ -249,11 +246,11 @@ def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
             count[0] += 1
             if count[0] % max(1, total // 10) == 0:
                 line = {"step": count[0], "total": total, "loss": loss, "accuracy": acc}
-                print(cli_line("out_step", lang, **line), file=sys.stderr)
+                print(say("cli.out_step", lang, **line), file=sys.stderr)
 
         return report
-    unit = cli_line("out_unit", lang)
-    bar = tqdm(total=total, desc=cli_line("out_progress", lang), unit=unit, file=sys.stderr)
+    unit = say("cli.out_unit", lang)
+    bar = tqdm(total=total, desc=say("cli.out_progress", lang), unit=unit, file=sys.stderr)
 
     def update(loss: float | None, acc: float | None) -> None:
         if loss is None:

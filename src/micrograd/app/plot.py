@@ -10,34 +10,7 @@ from contextlib import contextmanager
 
 from micrograd.app.train import Classifier
 from micrograd.io import atomic_write
-
-# The pictures' words, in each language (the glossary's terms: 损失 loss, 准确率 accuracy).
-WORDS = {
-    "en": {
-        "step": "step",
-        "loss": "loss",
-        "train_accuracy": "train accuracy",
-        "train": "train",
-        "test": "test",
-        "predicted": "predicted",
-        "true": "true",
-        "no_mistakes": "no mistakes",
-        "misclassified": "{n} misclassified test images (true -> predicted)",
-        "title": "{data}: {spec}, test accuracy {accuracy:.2f}",
-    },
-    "zh": {
-        "step": "步数",
-        "loss": "损失",
-        "train_accuracy": "训练准确率",
-        "train": "训练集",
-        "test": "测试集",
-        "predicted": "预测的类别",
-        "true": "真实的类别",
-        "no_mistakes": "没有分错的",
-        "misclassified": "分错的测试图片：{n} 张（真实 -> 预测）",
-        "title": "{data}：{spec}，测试准确率 {accuracy:.2f}",
-    },
-}
+from micrograd.text import catalog
 
 # Fonts with Chinese characters that matplotlib may find, the most common first.
 CJK_FONTS = (
@@ -94,6 +67,11 @@ def _cjk_font() -> str | None:
     return next((name for name in CJK_FONTS if name in found), None)
 
 
+def _words(lang: str) -> dict[str, str]:
+    """The pictures' words in `lang` (the keys plot.* of micrograd.text), by their short names."""
+    return {k[len("plot.") :]: v for k, v in catalog(lang).items() if k.startswith("plot.")}
+
+
 @contextmanager
 def _drawing(lang: str) -> Iterator[dict[str, str]]:
     """The words of `lang` (from picture_language), with a font that has them while the block
@@ -101,10 +79,10 @@ def _drawing(lang: str) -> Iterator[dict[str, str]]:
     plt = pyplot()
     font = _cjk_font() if lang == "zh" else None
     if font is None:
-        yield WORDS["en"]
+        yield _words("en")
         return
     with plt.rc_context({"font.family": "sans-serif", "font.sans-serif": [font, "DejaVu Sans"]}):
-        yield WORDS["zh"]
+        yield _words("zh")
 
 
 def _png(fig, path: str | None) -> bytes:  # type: ignore[no-untyped-def]

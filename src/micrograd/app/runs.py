@@ -19,9 +19,9 @@ from micrograd.engine import Value, topo_order
 from micrograd.nn import ACTIVATIONS, MLP
 from micrograd.optim import SGD, Adam
 from micrograd.teach.drawings import fmt_number
-from micrograd.teach.messages import MESSAGES, language
-from micrograd.teach.messages import text as say
 from micrograd.teach.stepper import page_with_data, stepper
+from micrograd.text import catalog, language
+from micrograd.text import text as say
 from micrograd.tuning import tuned
 
 POINTS = 200  # per data set
@@ -266,7 +266,7 @@ class Playground:
 
     def page(self) -> str:
         """The playground page, its words in the server's language."""
-        words = {k: v for k, v in MESSAGES[self.lang].items() if k.startswith("pg_")}
+        words = {k: v for k, v in catalog(self.lang).items() if k.startswith("pg_")}
         data = {
             "words": words,
             "datasets": sorted(DATASETS),

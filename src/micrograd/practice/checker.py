@@ -26,7 +26,7 @@ from micrograd.practice.messages import aside, say
 from micrograd.practice.result import CheckResult, Row
 from micrograd.practice.rules import RULES, Known, close, fmt, inputs_of, topo
 from micrograd.practice.steps import Problem, Walk
-from micrograd.teach.messages import language
+from micrograd.text import language
 
 RECURSION_LIMIT = 10_000  # while learner code runs: a recursive backward fails the same everywhere
 

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from typing import Any
 
-from micrograd.teach.messages import LANGUAGES, columns, language
+from micrograd.text import LANGUAGES, columns, language
 
 FOLDER = "practice"
 PROGRESS = "progress.json"
@@ -110,7 +110,7 @@ def word(key: str, lang: str, **fields: Any) -> str:
 
 def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
     """The subcommands and options of `micrograd practice`, their help in `lang`."""
-    from micrograd.teach.messages import text
+    from micrograd.text import text
 
     lang_help = word("help_lang", lang)
     p.add_argument("--lang", choices=LANGUAGES, help=lang_help)

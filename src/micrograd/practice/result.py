@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from micrograd.practice.messages import joined, say
 from micrograd.practice.rules import close
-from micrograd.teach.messages import columns
+from micrograd.text import columns
 
 MISTAKES = (
     "assign-not-add",

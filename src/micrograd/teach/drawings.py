@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from micrograd.engine import Constant, Value, topo_order
-from micrograd.teach.messages import language
-from micrograd.teach.messages import text as say
+from micrograd.text import language
+from micrograd.text import text as say
 
 MAX_NODES = 500  # beyond this a drawing is unreadable and Graphviz slow: ask for it explicitly
 # The stepper lays out larger graphs in columns: Graphviz's time grows much faster than the graph
@@ -179,7 +179,7 @@ def _drawing(root: Value, params: Any, max_nodes: int | None, lang: str | None) 
 
 
 # Node attributes by kind: leaves blue, parameters yellow, the output green and bold.
-LEGEND = ("leaf", "param", "output", "inner")  # the kinds of box; their words: micrograd.messages
+LEGEND = ("leaf", "param", "output", "inner")  # the kinds of box; their words: micrograd.text
 # Graphviz asks fontconfig for the first of these it has: Latin text in Helvetica (the lecture's),
 # Chinese labels from a CJK font (Debian: apt-get install fonts-noto-cjk).
 FONTS = "Helvetica,Noto Sans CJK SC,Noto Sans SC,WenQuanYi Micro Hei,Source Han Sans SC,sans-serif"

@@ -13,8 +13,8 @@ from typing import Any
 
 from micrograd.engine import Constant, NoBackward, Value
 from micrograd.teach.drawings import MAX_NODES, fmt_number, formula, graph_nodes, names
-from micrograd.teach.messages import language
-from micrograd.teach.messages import text as say
+from micrograd.text import language
+from micrograd.text import text as say
 
 
 def shown(name: str) -> str:
@@ -62,7 +62,7 @@ class Explanation:
     root: str
     steps: list[Step]
 
-    lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.teach.messages)
+    lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.text)
     nan: bool = False  # the output is nan: str() ends with where to look for it
 
     def step_line(self, s: Step) -> str:

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from typing import Any, Union
 
 from micrograd.engine import OPS, Value
-from micrograd.teach.messages import op_error
-from micrograd.teach.messages import text as say
+from micrograd.text import op_error
+from micrograd.text import text as say
 
 # every one-input op with a method of its name on Value: relu(x) is x.relu()
 FUNCTIONS = tuple(op.lower() for op in OPS if op.isidentifier() and hasattr(Value, op.lower()))
@@ -44,7 +44,7 @@ _SYMBOLS |= {ast.BitOr: "|", ast.LShift: "<<", ast.RShift: ">>"}
 class ExpressionError(ValueError):
     """The text uses something outside the small allowed language, or cannot be evaluated.
 
-    The message is a key of micrograd.teach.messages and its fields: str() is the English,
+    The message is a key of micrograd.text and its fields: str() is the English,
     `.text(lang)` the message in a language of that table."""
 
     def __init__(self, key: str, **fields: object) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 from micrograd.engine import Value
 from micrograd.teach.drawings import fmt_number
 from micrograd.teach.explain import explain, shown
-from micrograd.teach.messages import language
-from micrograd.teach.messages import text as say
+from micrograd.text import language
+from micrograd.text import text as say
 
 # A typed answer is right within 1e-4, or 0.1% of the number: the pictures show 4 decimals, so a
 # learner who types 0.42 for 0.41997 is right. The stepper page applies the same rule.

@@ -25,10 +25,10 @@ from micrograd.teach.drawings import (
     names,
 )
 from micrograd.teach.explain import Contribution, explain
-from micrograd.teach.messages import MESSAGES
-from micrograd.teach.messages import text as say
 from micrograd.teach.neurons import GraphNeuron, find_neurons
 from micrograd.teach.quiz import TOLERANCE, questions
+from micrograd.text import catalog
+from micrograd.text import text as say
 
 _BOX_W, _BOX_H, _OP_R = 150, 58, 16  # sizes in the page, in pixels
 _NEURON_W, _NEURON_H = 200, 74  # a neuron's box: four lines of text
@@ -123,7 +123,7 @@ def stepper(
         **_layout(order, root, name, every, neurons),
         "neurons": [_neuron_data(n, index) for n in neurons],
         "collapsed": _neuron_layout(order, root, name, every, neurons) if neurons else None,
-        "words": {k: MESSAGES[ex.lang][k] for k in _PAGE_WORDS},
+        "words": {k: catalog(ex.lang)[k] for k in _PAGE_WORDS},
         "lang": ex.lang,
         "quiz": quiz,
         "tolerance": TOLERANCE,
