@@ -27,7 +27,8 @@ if os.environ.get("BENCH_GC") == "tuned":  # what micrograd.tuned() does, for ei
     try:
         from micrograd.tuning import tuned
 
-        tuned().__enter__()  # for the worker's whole life
+        TUNED = tuned()  # kept: a dropped generator would close, and put everything back
+        TUNED.__enter__()  # for the worker's whole life
     except ImportError:  # micrograd 0.1.0: the same GC thresholds by hand
         gc.set_threshold(700, 10, 100)
 

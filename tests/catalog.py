@@ -85,6 +85,23 @@ def namespaces() -> dict[str, tuple[Any, Callable[[float], Any]]]:
     return found
 
 
+def called_by(op: str) -> list[str]:
+    """The functions of the namespace that the rule of `op` calls, in order (by running it on
+    floats through a recorder; a function FloatMath lacks is recorded, then fails the run)."""
+    called: list[str] = []
+
+    class Recorder:
+        def __getattr__(self, name: str) -> Any:
+            called.append(name)
+            return getattr(FloatMath, name)
+
+    try:
+        run_rule(op, Recorder(), point(op))
+    except AttributeError:
+        pass
+    return called
+
+
 def _number(x: Any) -> float:
     if isinstance(x, Value):
         return x.data
@@ -102,28 +119,27 @@ def missing(op: str) -> list[str]:
     """Each place `op` is not wired into yet, in words; [] when it is complete."""
     problems: list[str] = []
     xs = point(op)
-    want_out, want_local = run_rule(op, FloatMath, xs)
-    # 0. the rule calls only the contract's functions
-    called: list[str] = []
-
-    class Recorder:
-        def __getattr__(self, name: str) -> Any:
-            called.append(name)
-            return getattr(FloatMath, name)
-
-    run_rule(op, Recorder(), xs)
+    # 0. the rule calls only the contract's functions, every namespace has them, it runs on floats
+    called = called_by(op)
     outside = sorted(set(called) - set(FUNCTIONS))
     if outside:
         problems.append(f"the rule calls {', '.join(outside)}: not in micrograd.maths.Math")
-    # 1. every namespace gives every elementary function, and the rule runs in each
-    for name, (m, make) in namespaces().items():
-        lacks = [f for f in FUNCTIONS if not hasattr(m, f)]
+    spaces = namespaces()
+    for name, (m, _) in spaces.items():
+        lacks = [f for f in dict.fromkeys([*FUNCTIONS, *called]) if not hasattr(m, f)]
         if lacks:
-            problems.append(f"{name} has no {', '.join(lacks)} (micrograd.maths.Math)")
+            problems.append(f"{name} has no {', '.join(lacks)}")
+    try:
+        want_out, want_local = run_rule(op, FloatMath, xs)
+    except Exception as e:  # the rule itself fails on floats: nothing else can be checked
+        problems.append(f"FloatMath cannot run the rule: {type(e).__name__}: {e}")
+        return problems
+    # 1. every namespace gives every elementary function, and the rule runs in each
+    for name, (m, make) in spaces.items():
         try:
             out, local = run_rule(op, m, [make(x) for x in xs])
-        except AttributeError as e:
-            problems.append(f"{name} cannot run the rule: {e}")
+        except Exception as e:
+            problems.append(f"{name} cannot run the rule: {type(e).__name__}: {e}")
             continue
         numbers = [_number(out)] + [_number(d) for d in local]
         if not all(_close(a, b) for a, b in zip(numbers, [want_out, *want_local])):
@@ -134,10 +150,14 @@ def missing(op: str) -> list[str]:
         problems.append(f"Value has no method {method(op)!r} for op {op!r}")
         return problems
     leaves = [Value(x) for x in xs]
-    out = fn(*leaves)
+    try:
+        out = fn(*leaves)
+        out.backward()
+    except Exception as e:
+        problems.append(f"Value.{method(op)} fails: {type(e).__name__}: {e}")
+        return problems
     if out._op != op and not (op == "**k" and out._k == K):
         problems.append(f"Value.{method(op)} makes op {out._op!r}, not {op!r}")
-    out.backward()
     for i, leaf in enumerate(leaves):
         h = 1e-6
         up, down = list(xs), list(xs)
@@ -169,8 +189,8 @@ def missing(op: str) -> list[str]:
             )
             if not _close(second[i], slope, 1e-5):
                 problems.append(f"create_graph: second derivative {second[i]}, slope {slope}")
-    except AttributeError as e:
-        problems.append(f"backward(create_graph=True) fails: {e}")
+    except Exception as e:
+        problems.append(f"backward(create_graph=True) fails: {type(e).__name__}: {e}")
     # 4. the fast path: a traced batch gives the eager numbers
     try:
         import numpy as np
@@ -225,13 +245,16 @@ def missing(op: str) -> list[str]:
         from micrograd.teach.expr import parse_expression
         from micrograd.viz import formula
 
-        if method(op) not in CALLABLE:
-            problems.append(f"micrograd.teach.expr.FUNCTIONS has no {method(op)!r}")
-        else:
-            parsed = parse_expression(f"{method(op)}(a)", {"a": xs[0]})
-            if not _close(parsed.data, want_out):
-                problems.append(f"`micrograd explain '{method(op)}(a)'` gives {parsed.data}")
-        shown = formula(fn(Value(xs[0])), ["a"])
-        if method(op) not in shown.lower():
-            problems.append(f"explain's formula shows {shown!r}")
+        try:
+            if method(op) not in CALLABLE:
+                problems.append(f"micrograd.teach.expr.FUNCTIONS has no {method(op)!r}")
+            else:
+                parsed = parse_expression(f"{method(op)}(a)", {"a": xs[0]})
+                if not _close(parsed.data, want_out):
+                    problems.append(f"`micrograd explain '{method(op)}(a)'` gives {parsed.data}")
+            shown = formula(fn(Value(xs[0])), ["a"])
+            if method(op) not in shown.lower():
+                problems.append(f"explain's formula shows {shown!r}")
+        except Exception as e:
+            problems.append(f"the expression language or explain fails: {type(e).__name__}: {e}")
     return problems

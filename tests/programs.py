@@ -178,15 +178,12 @@ DOUBLED = {
 
 def with_doubled_row(monkeypatch, name, xs=(0.3, -1.7)):
     """Replace the row `name` of OPS by its DOUBLED rule (until the test ends): the function that
-    uses the op, and its value and gradient at `xs` by the eager engine under the new row."""
-    from micrograd.engine import OPS, Value, compile_ops
-    from micrograd.specialize import op_methods
+    uses the op, and its value and gradient at `xs` by the eager engine under the new row (the
+    engine reads OPS on every op)."""
+    from micrograd.engine import OPS
 
     rule, f = DOUBLED[name]
-    for method in op_methods(Value):  # compiled from the rules: put them back after the test
-        monkeypatch.setattr(Value, method, getattr(Value, method))
     monkeypatch.setitem(OPS, name, rule)
-    compile_ops()
     return (f, *value_and_grads(f, list(xs)))
 
 

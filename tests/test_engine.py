@@ -672,3 +672,52 @@ def test_messages_have_no_errno_tuples():
     with pytest.raises(OverflowError) as e:
         Value(10.0) ** 400
     assert "(34," not in str(e.value) and "too large" in str(e.value)
+
+
+# ---------------------------------------------------------------------------- the code that runs
+def test_the_op_methods_are_the_code_in_engine_py():
+    import micrograd.engine as engine
+
+    for name in ("__add__", "__mul__", "__truediv__", "relu", "tanh", "exp", "log"):
+        method = getattr(Value, name)
+        assert method.__code__.co_filename == engine.__file__, name
+        assert inspect.getsource(method).lstrip().startswith(f"def {name}("), name
+
+
+def test_a_breakpoint_on_an_op_method_and_on_its_rule_fires():
+    """What a learner does in a debugger: stop in Value.__mul__, then in the rule `mul`."""
+    import bdb
+
+    import micrograd.engine as engine
+
+    def return_line(f):
+        source, first = inspect.getsourcelines(f)
+        return first + next(i for i, line in enumerate(source) if "return" in line)
+
+    lines = {"__mul__": return_line(Value.__mul__), "mul": return_line(engine.mul)}
+    hit = []
+
+    class Stops(bdb.Bdb):
+        def user_line(self, frame):
+            if frame.f_code.co_filename == engine.__file__:
+                hit.append(frame.f_code.co_name)
+            self.set_continue()
+
+    stops = Stops()
+    for line in lines.values():
+        stops.set_break(engine.__file__, line)
+    a = Value(2.0)
+    stops.runcall(lambda: (a * 3.0).backward())
+    assert hit == ["__mul__", "mul"]
+
+
+def test_a_row_of_ops_changed_at_run_time_is_used_by_the_next_op(monkeypatch):
+    """A learner tries a wrong derivative: the next `*` runs it, and backward() shows it."""
+    monkeypatch.setitem(OPS, "*", lambda m, a, b: (a * b, (a, b)))  # the two locals swapped
+    a, b = Value(2.0), Value(5.0)
+    (a * b).backward()
+    assert (a.grad, b.grad) == (2.0, 5.0)  # d/da is now a, not b
+    monkeypatch.undo()
+    a, b = Value(2.0), Value(5.0)
+    (a * b).backward()
+    assert (a.grad, b.grad) == (5.0, 2.0)

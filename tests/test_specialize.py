@@ -1,5 +1,6 @@
-"""micrograd.specialize: Value's op methods compiled from the rules in OPS agree with the methods
-as written (which run the rule through _apply2/_apply1), bit for bit, errors included."""
+"""micrograd.specialize: inside micrograd.tuned(), Value's op methods compiled from the rules in
+OPS agree with the methods as written (which run the rule through _apply2/_apply1), bit for bit,
+errors included; outside it, the methods as written run."""
 
 import itertools
 import math
@@ -7,13 +8,20 @@ import traceback
 
 import pytest
 
-from micrograd import specialize
-from micrograd.engine import OPS, Value, compile_ops
+from micrograd import specialize, tuned
+from micrograd.engine import OPS, Value
 
-WRITTEN = specialize._WRITTEN[Value]
+WRITTEN = {name: vars(Value)[name] for name in specialize.op_methods(Value)}
 METHODS = specialize.op_methods(Value)
 NUMBERS = [0.0, -0.0, 1.0, -1.0, 0.3, -2.5, 1e-300, 1e300, 710.0, -710.0, math.inf, -math.inf]
 NUMBERS += [math.nan, 3, 0]  # ints as the other operand: made Constants first
+
+
+@pytest.fixture
+def compiled():
+    """The op methods as tuned() compiles them, for the test."""
+    with tuned():
+        yield
 
 
 def made(f, *args):
@@ -31,20 +39,26 @@ def made(f, *args):
     )
 
 
-def test_the_op_methods_are_found_where_they_are_written():
-    # one line that runs one op; __pow__ (two ops) and the composite ops (__sub__...) are not
-    assert set(METHODS) == {
-        "__add__",
-        "__mul__",
-        "__truediv__",
-        *"relu tanh sigmoid".split(),
-        *"exp log sin cos".split(),
-    }
+def test_the_op_methods_are_every_one_line_method_that_runs_one_op():
+    """Found by their shape, not listed: each runs one row of OPS, and every row but the two kinds
+    of power (`x ** k`, `x ** y`: __pow__ picks one) has one."""
+    assert {op for op, _ in METHODS.values()} == set(OPS) - {"**k", "**"}
     assert METHODS["__add__"] == ("+", 2) and METHODS["relu"] == ("ReLU", 1)
 
 
+def test_outside_tuned_the_methods_as_written_run():
+    for name in METHODS:
+        assert vars(Value)[name] is WRITTEN[name]
+    with tuned():
+        assert Value.__mul__ is not WRITTEN["__mul__"]
+        with tuned():  # blocks nest: the last one out puts the methods back
+            pass
+        assert Value.__mul__ is not WRITTEN["__mul__"]
+    assert Value.__mul__ is WRITTEN["__mul__"]
+
+
 @pytest.mark.parametrize("name", list(METHODS))
-def test_every_op_method_is_compiled_from_its_rule(name):
+def test_every_op_method_is_compiled_from_its_rule(name, compiled):
     method = getattr(Value, name)
     assert method is not WRITTEN[name]
     assert (
@@ -55,7 +69,7 @@ def test_every_op_method_is_compiled_from_its_rule(name):
 
 
 @pytest.mark.parametrize("name", list(METHODS))
-def test_a_compiled_method_makes_what_the_written_one_makes(name):
+def test_a_compiled_method_makes_what_the_written_one_makes(name, compiled):
     arity = METHODS[name][1]
     firsts = [x for x in NUMBERS if isinstance(x, float)]
     for x in firsts:
@@ -68,7 +82,7 @@ def test_a_compiled_method_makes_what_the_written_one_makes(name):
             assert made(getattr(Value, name), a, b) == made(WRITTEN[name], a, b), (name, x, y)
 
 
-def test_an_error_in_a_compiled_method_shows_its_lines():
+def test_an_error_in_a_compiled_method_shows_its_lines(compiled):
     with pytest.raises(ValueError, match=r"op 'log' on \(0\.0\)") as info:
         Value(0.0).log()
     text = "".join(traceback.format_exception(info.value))
@@ -77,18 +91,16 @@ def test_an_error_in_a_compiled_method_shows_its_lines():
 
 
 def test_a_rule_that_cannot_be_read_keeps_the_written_method(monkeypatch):
-    for name in METHODS:
-        monkeypatch.setattr(Value, name, getattr(Value, name))
     monkeypatch.setitem(OPS, "+", lambda m, a, b: (a - b, (1, -1)))  # no def: its source is a line
-    compile_ops()
-    assert Value.__add__ is WRITTEN["__add__"]
-    x, y = Value(5.0), Value(2.0)
-    out = x + y
-    out.backward()
+    with tuned():
+        assert Value.__add__ is WRITTEN["__add__"]
+        x, y = Value(5.0), Value(2.0)
+        out = x + y
+        out.backward()
     assert (out.data, x.grad, y.grad) == (3.0, 1, -1)  # the new rule, through _apply2
 
 
-def test_compiled_ops_in_a_mode_behave_as_written():
+def test_compiled_ops_in_a_mode_behave_as_written(compiled):
     from micrograd import no_grad
 
     with no_grad():
@@ -118,22 +130,18 @@ def test_grads_through_compiled_ops_equal_the_written_ones():
         out.backward()
         return [repr(v.grad) for v in xs], repr(out.data)
 
-    compiled = grads()
-    with pytest.MonkeyPatch.context() as mp:
-        for name in METHODS:
-            mp.setattr(Value, name, WRITTEN[name])
-        assert grads() == compiled
+    with tuned():
+        compiled = grads()
+    assert grads() == compiled
 
 
-def test_compiling_again_gives_the_same_method(monkeypatch):
+def test_compiling_again_gives_the_same_method():
     from micrograd.maths import FloatMath
 
-    for name in METHODS:
-        monkeypatch.setattr(Value, name, getattr(Value, name))
     first = specialize.method_source("tanh", "tanh", OPS["tanh"], 1, FloatMath)
-    compile_ops()  # the rules' syntax trees are read, never rewritten
+    with tuned():  # the rules' syntax trees are read, never rewritten
+        assert Value.tanh.__code__.co_filename.startswith("<Value.tanh, compiled")
     assert specialize.method_source("tanh", "tanh", OPS["tanh"], 1, FloatMath) == first
-    assert Value.tanh.__code__.co_filename.startswith("<Value.tanh, compiled")
 
 
 def test_no_syntax_tree_outlives_compiling():
@@ -144,7 +152,8 @@ def test_no_syntax_tree_outlives_compiling():
 
     from micrograd.flat import compile_flat
 
-    compile_ops()
+    with tuned():
+        pass
     a = Value(0.5)
     compile_flat(lambda x: (a * x).relu() + x.tanh(), [a], 1)
     gc.collect()

@@ -46,6 +46,12 @@ def install(cls: type, ops: dict[str, Callable[..., Any]], math: type, env: dict
     release_trees()
 
 
+def restore(cls: type) -> None:
+    """Put back the op methods of `cls` as written, where install() replaced them."""
+    for name, method in _WRITTEN.pop(cls, {}).items():
+        setattr(cls, name, method)
+
+
 def release_trees() -> None:
     """Drop the syntax trees of the source files read so far (each is parsed once per batch of
     compiling): kept, engine.py's and maths.py's are ~7,700 objects that every full garbage
