@@ -42,12 +42,12 @@ CORE_TESTS = [
     f"tests/test_{m}.py"
     for m in (
         *("engine", "specialize", "flat", "nn", "optim", "losses", "data", "io", "functional"),
-        *("properties", "seeds"),
+        *("properties", "seed_documents", "text", "modes"),
     )
 ]
 PROPERTY_TESTS = [
     "tests/test_properties.py",
-    "tests/test_hardening.py",
+    "tests/test_expr.py",
     "tests/test_fast.py",
     "tests/test_functional.py",
     "tests/test_torch_oracle.py",

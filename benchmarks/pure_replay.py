@@ -1,4 +1,4 @@
-"""Benchmark (issue 24 §4, "without numpy"): a traced program replayed in pure Python
+"""Benchmark, without numpy: a traced program replayed in pure Python
 (micrograd.flat: flat lists of floats, no Value objects) against the eager engine.
 
     .venv/bin/python benchmarks/pure_replay.py                 # CPython, ~10 s

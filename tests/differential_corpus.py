@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from test_seeds import CHAPTER_EXAMPLES, QUESTION_TEST_CODE, README_EXAMPLE
+from test_seed_documents import CHAPTER_EXAMPLES, QUESTION_TEST_CODE, README_EXAMPLE
 
 
 @dataclass(frozen=True)

@@ -93,9 +93,9 @@ def central_difference(graph, xs, i, eps, rtol=1e-4, atol=1e-4):
       (a*a)/(a+b) at a = 0, b = 1e-51 looks like the line y = a at the scale of the step, and
       (a - a) ** 0.5 is 0 for every a, but its base sits where sqrt has no derivative;
     - "rounding": |f| is so large that its rounding error, divided by the step, exceeds that
-      tolerance (redteam T2: x**27 near 1.3e8 with a step of 1e-6);
+      tolerance (x**27 near 1.3e8 with a step of 1e-6);
     - "not smooth": the slopes on the two sides of x differ by more than the tolerance, relative to
-      themselves: a kink, a jump or a pole within the step (redteam T1: tanh(b/a) across a = 0,
+      themselves: a kink, a jump or a pole within the step (tanh(b/a) across a = 0,
       relu(b)/b, 0**0, 1/b for b within the step of 0);
     - "no derivative": the central difference changes with the step (eps against 10 eps): the
       derivative does not exist at x, e.g. (a*a)**a at a = 0, whose slope is 2 log|a| + 2;

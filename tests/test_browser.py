@@ -155,7 +155,7 @@ def test_the_stepper_matches_backward_on_a_neuron_and_speaks_chinese(browser, tm
     assert "梯度" in browser.find_element(By.ID, "say").text
     browser.execute_script("window.micrograd.step(window.micrograd.steps - 1)")
     label = browser.find_element(By.CSS_SELECTOR, '[data-role="local"]').text
-    assert label.startswith("×")  # L2-15: the local derivative on the edge it scales
+    assert label.startswith("×")  # the local derivative on the edge it scales
     screenshot(browser, "stepper.zh-CN.png", tmp_path)
 
 
@@ -298,7 +298,7 @@ def test_play_on_moons_reaches_90_percent(browser, playground, tmp_path, record_
         assert time.time() < deadline
         time.sleep(0.05)
     paused_at = int(browser.find_element(By.CSS_SELECTOR, '[data-metric="step"]').text)
-    # N20: the whole loss curve, as the page holds it, not the values a poll happened to see
+    # the whole loss curve, as the page holds it, not the values a poll happened to see
     losses = browser.execute_script("return window.micrograd.losses")
     assert len(losses) == paused_at >= 2 and losses[-1] < losses[0]
     browser.find_element(By.CSS_SELECTOR, '[data-action="step"]').click()
@@ -357,7 +357,7 @@ def open_point_stepper(browser, i):
 
 
 def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playground, tmp_path):
-    """L2-1, L2-2, L2-16: after some training the points whose loss is > 0 are ringed and counted;
+    """After some training the points whose loss is > 0 are ringed and counted;
     a ringed point's stepper says its loss is > 0 and sends grads back; an unringed one's says
     why it sends nothing (max(0, 1 - y*score) = 0), and every grad it shows is 0."""
     from selenium.webdriver.common.by import By
@@ -394,7 +394,7 @@ def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playgr
 
 
 def test_nudging_an_input_gives_the_slope_backward_gives(browser, tmp_path):
-    """L2-2: click an input's box and nudge: the page recomputes the forward pass with it moved by
+    """Click an input's box and nudge: the page recomputes the forward pass with it moved by
     h, and (L(x+h) - L(x)) / h sits beside the grad backward() gives. Home and End step to the
     first and the last frame."""
     from selenium.webdriver.common.by import By
@@ -489,7 +489,7 @@ HOSTILE_PAGE = """<!DOCTYPE html><html><head><title>hostile</title></head><body>
 
 
 def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path):
-    """N1, N3: a page on another local port and a file:// page send 40 POSTs each to the
+    """A page on another local port and a file:// page send 40 POSTs each to the
     playground (simple text/plain ones and JSON ones); none makes a run. Neither can show the
     playground in a frame."""
     import http.server
@@ -535,7 +535,7 @@ def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path)
 
 
 def test_hostile_names_are_shown_not_run(browser, tmp_path):
-    """N2: a label, a parameter name and an op name holding </script> and markup are shown as
+    """A label, a parameter name and an op name holding </script> and markup are shown as
     text in the stepper, saved and in a notebook's iframe; no script of theirs runs, and the
     notebook page around the iframe is out of its reach."""
     hostile = "</script><script>window.pwned = 1; parent.document.title = 'pwned'</script><!--"
@@ -571,7 +571,7 @@ def test_hostile_names_are_shown_not_run(browser, tmp_path):
 
 
 def test_a_long_play_keeps_the_page_alive(browser, playground):
-    """N10: after 150,000 steps of history (about 40 minutes of play) the page still steps and
+    """After 150,000 steps of history (about 40 minutes of play) the page still steps and
     draws: the curve keeps at most 2,000 points and the largest loss is kept as it comes."""
     browser.get(playground)
     deadline = time.time() + 30
@@ -594,7 +594,7 @@ def test_a_long_play_keeps_the_page_alive(browser, playground):
 
 
 def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
-    """L2-11: the playground's page in Chinese, as the Chinese README shows it."""
+    """The playground's page in Chinese, as the Chinese README shows it."""
     pytest.importorskip("numpy")
     from selenium.webdriver.common.by import By
 
@@ -613,7 +613,7 @@ def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
 
 
 def test_skipping_the_steps_that_add_nothing(browser, tmp_path):
-    """L2-2: with "skip += 0" checked, next and the arrow keys pass over the steps that add 0 (a
+    """With "skip += 0" checked, next and the arrow keys pass over the steps that add 0 (a
     dead relu stops everything below it); unchecked, every step is visited."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys

@@ -178,7 +178,7 @@ def test_train_on_mnist_files(tmp_path, capsys):
 
 @pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm on this system")
 def test_train_writes_into_dev_shm(capsys):
-    """N18: --out under /dev/shm (a tmpfs) is a folder like any other."""
+    """--out under /dev/shm (a tmpfs) is a folder like any other."""
     import shutil
     import tempfile
 
@@ -194,7 +194,7 @@ def test_train_writes_into_dev_shm(capsys):
 def test_train_refuses_an_unwritable_result_before_training_and_writes_all_or_none(
     tmp_path, capsys, monkeypatch
 ):
-    """L2, N18: a result file that would be refused is refused before training; when the last
+    """A result file that would be refused is refused before training; when the last
     file fails to write, the earlier ones are not left behind and the made folder is removed."""
     (tmp_path / "loss.png").mkdir()
     (tmp_path / "model.json").write_text("mine")
@@ -226,14 +226,14 @@ def test_train_refuses_an_unwritable_result_before_training_and_writes_all_or_no
     ],
 )
 def test_numbers_folded_in_an_expression_fail_in_the_engines_words(capsys, expression, words):
-    """L11: no errno tuple such as (34, 'Numerical result out of range') reaches the learner."""
+    """No errno tuple such as (34, 'Numerical result out of range') reaches the learner."""
     assert main(["explain", expression, "--set", "a=1"]) == 2
     err = capsys.readouterr().err
     assert words in err and "(34," not in err
 
 
 def test_train_on_full_size_mnist_stays_under_500_mb(tmp_path):
-    """N9: 60,000 training images (47 MB of pixels) are kept as bytes, and batches become floats
+    """60,000 training images (47 MB of pixels) are kept as bytes, and batches become floats
     when picked: `train --data mnist` peaks under 500 MB (it took 3.2 GB as lists of floats)."""
     pytest.importorskip("numpy")
     import gzip
@@ -408,7 +408,7 @@ def test_train_prints_chinese_and_errs_in_chinese(tmp_path, capsys):
 
 
 def test_output_to_a_device_or_a_fifo_is_one_line_and_exit_1(tmp_path, capsys):
-    """D1: `-o` to a device or a FIFO is refused in one line with exit status 1, and the device
+    """`-o` to a device or a FIFO is refused in one line with exit status 1, and the device
     stays one."""
     fifo = tmp_path / "fifo.dot"
     os.mkfifo(fifo)
@@ -421,19 +421,19 @@ def test_output_to_a_device_or_a_fifo_is_one_line_and_exit_1(tmp_path, capsys):
 
 
 def test_dash_writes_to_standard_output(capsys):
-    """D1: `-o -` writes to standard output."""
+    """`-o -` writes to standard output."""
     code, out, _ = run_cli(capsys, "graph", "a*b", "--set", "a=1", "--set", "b=2", "-o", "-")
     assert code == 0 and out.startswith("digraph micrograd")
 
 
 def test_widths_beyond_the_budget_are_refused(capsys):
-    """R2: train refuses hidden widths that would not finish, in one line pointing to to_torch."""
+    """Train refuses hidden widths that would not finish, in one line pointing to to_torch."""
     code, _, err = run_cli(capsys, "train", "--hidden", "1024,1024", "--steps", "1", "--no-plot")
     assert code == 2 and "to_torch" in err and err.count("\n") == 1
 
 
 def test_diverging_training_stops_with_one_line(tmp_path, capsys):
-    """C1: training that diverges stops with a one-line error naming the step and --lr, not a
+    """Training that diverges stops with a one-line error naming the step and --lr, not a
     traceback, and writes no --out folder."""
     out = tmp_path / "out"
     code, _, err = run_cli(
@@ -444,7 +444,7 @@ def test_diverging_training_stops_with_one_line(tmp_path, capsys):
 
 
 def test_an_expression_starting_with_minus_gets_a_hint(capsys):
-    """U1: an expression that starts with '-' gets a hint to pass it last, after '--'."""
+    """An expression that starts with '-' gets a hint to pass it last, after '--'."""
     code, _, err = run_cli(capsys, "explain", "-a*b", "--set", "a=1", "--set", "b=2")
     assert code == 2 and "after '--'" in err
     code, out, _ = run_cli(capsys, "explain", "--set", "a=1", "--set", "b=2", "--", "-a*b")
@@ -452,7 +452,7 @@ def test_an_expression_starting_with_minus_gets_a_hint(capsys):
 
 
 def test_out_problems_are_reported_before_training(tmp_path, capsys):
-    """U2: problems with --out are reported before training, and -o with no or an upper-case
+    """Problems with --out are reported before training, and -o with no or an upper-case
     extension still picks a format."""
     a_file = tmp_path / "file"
     a_file.write_text("x")
@@ -473,7 +473,7 @@ def test_out_problems_are_reported_before_training(tmp_path, capsys):
 
 
 def test_a_broken_pipe_exits_quietly():
-    """U8: a broken pipe (`micrograd explain ... | head -1`) exits quietly."""
+    """A broken pipe (`micrograd explain ... | head -1`) exits quietly."""
     expr = " + ".join(f"a*{i}" for i in range(200))
     cmd = f"{sys.executable} -m micrograd explain '{expr}' --set a=1 --max-nodes 10000 | head -1"
     done = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=60)
@@ -481,14 +481,14 @@ def test_a_broken_pipe_exits_quietly():
 
 
 def test_diverging_training_leaves_no_half_written_folder(tmp_path, capsys):
-    """L2: training that diverges leaves no half-written --out folder."""
+    """Training that diverges leaves no half-written --out folder."""
     out = tmp_path / "results"
     run_cli(capsys, "train", "--lr", "1e7", "--no-plot", "--quiet", "--out", str(out))
     assert not out.exists()
 
 
 def test_python_minus_m_micrograd_runs_the_command():
-    """L10: `python -m micrograd` runs the command."""
+    """`python -m micrograd` runs the command."""
     done = subprocess.run(
         [sys.executable, "-m", "micrograd", "--version"], capture_output=True, text=True
     )
@@ -499,7 +499,7 @@ def test_python_minus_m_micrograd_runs_the_command():
     "lang, words", [("en", "wrote {}: open it in a browser"), ("zh", "已写入 {}：用浏览器打开它")]
 )
 def test_explain_says_what_it_wrote(tmp_path, capsys, lang, words):
-    """L2-20: `explain -o page.html` says where the page is and what to do next."""
+    """`explain -o page.html` says where the page is and what to do next."""
     page = tmp_path / "x.html"
     assert (
         main(["explain", "a*b", "--set", "a=2", "--set", "b=3", "-o", str(page), "--lang", lang])
@@ -512,7 +512,7 @@ def test_explain_says_what_it_wrote(tmp_path, capsys, lang, words):
 def test_images_start_near_ln_of_the_classes_and_a_far_first_loss_is_said(
     tmp_path, capsys, monkeypatch
 ):
-    """L2-21: the image models' weights fit their input width, so a softmax over 10 digits starts
+    """The image models' weights fit their input width, so a softmax over 10 digits starts
     near ln 10; where a first loss is far above it, one line says what that means."""
     pytest.importorskip("numpy")
     from micrograd.app import commands
@@ -570,7 +570,7 @@ def test_too_wide_a_model_is_refused_with_advice_that_helps(capsys, monkeypatch)
     ],
 )
 def test_usage_errors_are_chinese_under_a_chinese_locale(args, said, capsys, monkeypatch):
-    """L2-11: argparse's own sentences, the command's checks and the hints, in Chinese."""
+    """Argparse's own sentences, the command's checks and the hints, in Chinese."""
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     code, _, err = run_cli(capsys, *args)
     assert code in (1, 2) and err.startswith("micrograd：错误：") and said in err, err

@@ -105,7 +105,7 @@ def test_mnist_says_what_is_wrong_with_its_files(tmp_path):
 
 @pytest.mark.parametrize("gz", [False, True])
 def test_mnist_headers_that_claim_too_much_or_nothing_are_clear_errors(tmp_path, gz):
-    """N15: a 16-byte file claiming 60000 images of 65535 x 65535 pixels, or 0 images, or images
+    """A 16-byte file claiming 60000 images of 65535 x 65535 pixels, or 0 images, or images
     of 0 rows, is a ValueError naming the file, before anything of the claimed size is made."""
     import resource
 

@@ -85,9 +85,9 @@ def test_one_row_of_OPS_defines_the_op_in_the_export(monkeypatch, name):
     assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_from_torch_refuses_other_layouts_and_changes_nothing():
-    """W2: from_torch refuses torch modules that are not laid out like an MLP, and changes no
+    """From_torch refuses torch modules that are not laid out like an MLP, and changes no
     parameter."""
     S, L, R = torch.nn.Sequential, torch.nn.Linear, torch.nn.ReLU
     model = MLP(2, [3, 1])
@@ -105,7 +105,7 @@ def test_from_torch_refuses_other_layouts_and_changes_nothing():
 
 
 def test_from_torch_errors_are_one_clear_value_error():
-    """C4: from_torch on an ordinary torch module it cannot take raises one ValueError saying
+    """From_torch on an ordinary torch module it cannot take raises one ValueError saying
     why."""
     S, L = torch.nn.Sequential, torch.nn.Linear
     for net, says in [
@@ -119,7 +119,7 @@ def test_from_torch_errors_are_one_clear_value_error():
 
 
 def test_a_one_layer_model_keeps_loading_after_a_round_trip_through_torch(tmp_path):
-    """U9: a one-layer model still loads into its original after a round trip through torch, which
+    """A one-layer model still loads into its original after a round trip through torch, which
     loses its activation."""
     original = MLP(2, [5], activation="relu")
     back = from_torch(to_torch(original))

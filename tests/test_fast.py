@@ -403,9 +403,9 @@ def test_step_after_step_arrays_carries_the_state_on():
         assert all(isinstance(x, float) for x in (p.data for p in a))
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_tracing_inside_no_grad_traces_the_real_function():
-    """W1: tracing inside no_grad() compiles the real function, not a constant one, and the
+    """Tracing inside no_grad() compiles the real function, not a constant one, and the
     Classifier's scores agree with the eager engine's."""
     from micrograd.app.train import Classifier
 
@@ -423,7 +423,7 @@ def test_tracing_inside_no_grad_traces_the_real_function():
 
 
 def test_wrong_kinds_of_input_get_clear_errors():
-    """U7: wrong kinds of input get clear errors, not internal ones: numpy integer labels work in
+    """Wrong kinds of input get clear errors, not internal ones: numpy integer labels work in
     cross_entropy, MLP(2, 3) asks for a list of sizes, weights of the wrong length are named."""
     assert cross_entropy([[Value(1.0), Value(2.0)]], [np.int64(1)]).data > 0
     with pytest.raises(TypeError, match="list of layer sizes"):
@@ -434,7 +434,7 @@ def test_wrong_kinds_of_input_get_clear_errors():
 
 
 def test_truth_of_a_value_while_tracing_is_an_error():
-    """L12: `if value:` while tracing is an error; in eager code any Value is true, as in the
+    """`if value:` while tracing is an error; in eager code any Value is true, as in the
     original."""
     with pytest.raises(TraceError):
         trace(lambda x: x * 2 if x else x, [], 1)

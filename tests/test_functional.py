@@ -93,7 +93,7 @@ def test_gradcheck_catches_a_wrong_rule():
     assert gradcheck(lambda x: x * x, [1.2])
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_second_derivative_of_sqrt_at_zero_is_minus_inf_as_pytorch():
-    """W6: the hessian of sqrt at 0 is -inf, as PyTorch gives, not 0."""
+    """The hessian of sqrt at 0 is -inf, as PyTorch gives, not 0."""
     assert hessian(lambda x: x**0.5)(0.0) == [[-math.inf]]

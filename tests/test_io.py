@@ -115,7 +115,7 @@ def test_atomic_write_keeps_mode(tmp_path):
 
 
 def test_a_file_with_a_second_hard_link_is_refused_not_split(tmp_path):
-    """N4: replacing a hard-linked file by rename would leave its other name with the old model."""
+    """Replacing a hard-linked file by rename would leave its other name with the old model."""
     path, other = tmp_path / "model.json", tmp_path / "current.json"
     save(MLP(2, [1]), path)
     os.link(path, other)
@@ -126,7 +126,7 @@ def test_a_file_with_a_second_hard_link_is_refused_not_split(tmp_path):
 
 
 def test_long_file_names_that_open_writes_are_written(tmp_path):
-    """N17: the temporary file's name is short, so a 250-byte name is written like open() would."""
+    """The temporary file's name is short, so a 250-byte name is written like open() would."""
     path = tmp_path / ("m" * 245 + ".json")
     with open(path, "w") as f:  # the system takes the name
         f.write("x")
@@ -136,7 +136,7 @@ def test_long_file_names_that_open_writes_are_written(tmp_path):
 
 @pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="no /dev/shm on this system")
 def test_dev_shm_is_a_folder_like_any_other():
-    """N18: files under /dev/shm (a tmpfs) are written; /dev/stdout and devices still refused."""
+    """Files under /dev/shm (a tmpfs) are written; /dev/stdout and devices still refused."""
     folder = tempfile.mkdtemp(dir="/dev/shm")
     try:
         save(MLP(2, [1]), os.path.join(folder, "m.json"))
@@ -150,7 +150,7 @@ def test_dev_shm_is_a_folder_like_any_other():
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can make another user's file")
 def test_another_users_file_keeps_its_owner(tmp_path):
-    """S2: a file of another user in one's own folder keeps its owner and group when replaced (as
+    """A file of another user in one's own folder keeps its owner and group when replaced (as
     root); a user who could not give it back would be refused (open() refuses it)."""
     path = tmp_path / "theirs.json"
     path.write_text("{}")
@@ -163,7 +163,7 @@ def test_another_users_file_keeps_its_owner(tmp_path):
 
 
 def test_write_files_is_all_or_none(tmp_path, monkeypatch):
-    """L2: when one file of a set cannot be written, none is replaced and no temporary is left."""
+    """When one file of a set cannot be written, none is replaced and no temporary is left."""
     from micrograd import io
 
     (tmp_path / "a").write_bytes(b"old a")
@@ -185,9 +185,9 @@ def test_write_files_is_all_or_none(tmp_path, monkeypatch):
     assert (tmp_path / "a").read_bytes() == b"new a" and (tmp_path / "b").read_bytes() == b"new b"
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_save_keeps_a_symlink(tmp_path):
-    """D1: saving through a symlink writes the file it points to and keeps the link."""
+    """Saving through a symlink writes the file it points to and keeps the link."""
     real, link = tmp_path / "real.json", tmp_path / "link.json"
     save(MLP(2, [3, 1]), real)
     os.symlink(real, link)
@@ -196,7 +196,7 @@ def test_save_keeps_a_symlink(tmp_path):
 
 
 def test_atomic_write_refuses_a_fifo_a_device_and_a_folder(tmp_path):
-    """D1: atomic_write refuses a FIFO, a device or a folder instead of replacing it with a file."""
+    """Atomic_write refuses a FIFO, a device or a folder instead of replacing it with a file."""
     fifo = tmp_path / "fifo.dot"
     os.mkfifo(fifo)
     for target in (fifo, tmp_path, "/dev/null"):
@@ -206,7 +206,7 @@ def test_atomic_write_refuses_a_fifo_a_device_and_a_folder(tmp_path):
 
 
 def test_save_never_writes_what_load_refuses(tmp_path):
-    """W7: what save() writes, load() reads (a wide layer); what load() would refuse (a NaN), save()
+    """What save() writes, load() reads (a wide layer); what load() would refuse (a NaN), save()
     refuses and writes nothing."""
     wide = MLP(150000, [1])
     save(wide, tmp_path / "wide.json")
@@ -219,7 +219,7 @@ def test_save_never_writes_what_load_refuses(tmp_path):
 
 
 def test_load_checks_sizes_against_the_parameters_before_building(tmp_path):
-    """R1: load() checks the architecture's sizes against the parameters before it builds the model,
+    """Load() checks the architecture's sizes against the parameters before it builds the model,
     so a small file cannot allocate gigabytes."""
     bomb = tmp_path / "bomb.json"
     bomb.write_text(
@@ -235,7 +235,7 @@ def test_load_checks_sizes_against_the_parameters_before_building(tmp_path):
 
 
 def test_the_umask_is_never_changed(tmp_path, monkeypatch):
-    """S1: save() and atomic_write() never change the process umask (other threads would create
+    """Save() and atomic_write() never change the process umask (other threads would create
     files with it)."""
 
     def forbidden(mask):
@@ -247,7 +247,7 @@ def test_the_umask_is_never_changed(tmp_path, monkeypatch):
 
 
 def test_a_read_only_file_is_refused_not_replaced(tmp_path):
-    """S2: save() refuses a read-only target file instead of replacing it."""
+    """Save() refuses a read-only target file instead of replacing it."""
     path = tmp_path / "good.json"
     save(MLP(2, [3, 1]), path)
     os.chmod(path, 0o400)
@@ -258,7 +258,7 @@ def test_a_read_only_file_is_refused_not_replaced(tmp_path):
 
 @pytest.mark.parametrize("value", ["1" + "0" * 400, "1" + "0" * 5000, "[" * 100000 + "]" * 100000])
 def test_hostile_numbers_in_a_model_file_are_value_errors(tmp_path, value):
-    """C3: hostile numbers and structures in a model file are ValueErrors naming the file, and
+    """Hostile numbers and structures in a model file are ValueErrors naming the file, and
     load_state_dict refuses a number too large for a float."""
     model = MLP(2, [1])
     path = tmp_path / "m.json"
@@ -275,7 +275,7 @@ def test_hostile_numbers_in_a_model_file_are_value_errors(tmp_path, value):
 
 
 def test_saving_a_nan_names_the_parameter_and_the_file(tmp_path):
-    """U3: saving a NaN parameter names the parameter and the file."""
+    """Saving a NaN parameter names the parameter and the file."""
     model = MLP(2, [1])
     model.parameters()[1].data = math.nan
     with pytest.raises(ValueError, match=r"m\.json.*layers\.0\.neurons\.0\.w\.1"):
@@ -283,7 +283,7 @@ def test_saving_a_nan_names_the_parameter_and_the_file(tmp_path):
 
 
 def test_versions_must_be_the_integer_1(tmp_path):
-    """L4: a model file's version must be the integer 1, and a JSON error reads cleanly."""
+    """A model file's version must be the integer 1, and a JSON error reads cleanly."""
     path = tmp_path / "m.json"
     save(MLP(2, [1]), path)
     doc = json.loads(path.read_text())
@@ -298,14 +298,14 @@ def test_versions_must_be_the_integer_1(tmp_path):
 
 
 def test_save_and_load_take_bytes_paths(tmp_path):
-    """L5: save() and load() take bytes paths."""
+    """Save() and load() take bytes paths."""
     path = os.fsencode(tmp_path / "m.json")
     save(MLP(2, [1]), path)
     assert load(path).sizes == [2, 1]
 
 
 def test_the_folder_is_synced_after_the_rename(tmp_path, monkeypatch):
-    """L9: atomic_write() syncs the folder after the rename, so the rename survives a power loss."""
+    """Atomic_write() syncs the folder after the rename, so the rename survives a power loss."""
     synced = []
     real = os.fsync
 

@@ -117,9 +117,9 @@ def test_bad_input():
         MLP(2, [1])(["a", 1.0])
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_fractions_load_like_values():
-    """L7: load_state_dict takes Fractions, as Value() does."""
+    """Load_state_dict takes Fractions, as Value() does."""
     model = MLP(1, [1])
     state = {name: Fraction(1, 4) for name in model.state_dict()}
     model.load_state_dict(state)

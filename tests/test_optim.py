@@ -87,9 +87,9 @@ def test_bad_arguments():
         SGD([1.0], lr=0.1)
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_small_crashes_are_clear_errors_or_nan():
-    """C6: small crashes in the library API are clear errors or nan: Adam with eps=0 and a zero grad
+    """Small crashes in the library API are clear errors or nan: Adam with eps=0 and a zero grad
     (nan, as in PyTorch), spiral's bad arguments, grad's argnums out of range."""
     from micrograd.data import spiral
     from micrograd.functional import grad
@@ -105,7 +105,7 @@ def test_small_crashes_are_clear_errors_or_nan():
 
 
 def test_optimizer_settings_must_be_finite_and_lr_factors_in_range():
-    """L6: SGD's settings must be finite, and LinearLR's factors in range."""
+    """SGD's settings must be finite, and LinearLR's factors in range."""
     for kwargs in [{"momentum": math.nan}, {"dampening": math.inf}, {"weight_decay": -1}]:
         with pytest.raises(ValueError):
             SGD([Value(1.0)], lr=0.1, **kwargs)

@@ -229,7 +229,7 @@ def test_ctrl_c_stops_the_command_cleanly():
 
 
 def test_requests_from_other_pages_are_refused_and_change_nothing(server):
-    """N1: a POST from another origin (another local port, a file:// page), a cross-site fetch, a
+    """A POST from another origin (another local port, a file:// page), a cross-site fetch, a
     text/plain "simple" request or one without the page's token is a 403, and makes no run."""
     own = page_headers(server)
     for headers in (
@@ -254,7 +254,7 @@ def test_requests_from_other_pages_are_refused_and_change_nothing(server):
 
 
 def test_pages_cannot_be_framed_and_run_only_their_own_script(server):
-    """N3: every answer forbids framing; the HTML pages allow only their own inline script."""
+    """Every answer forbids framing; the HTML pages allow only their own inline script."""
     import base64
     import hashlib
     import re
@@ -279,7 +279,7 @@ def test_pages_cannot_be_framed_and_run_only_their_own_script(server):
 
 
 def test_a_diverging_run_is_a_409_and_stays_readable(server):
-    """N13: a run whose loss becomes nan or inf answers 409 with a sentence, not a 500, and its
+    """A run whose loss becomes nan or inf answers 409 with a sentence, not a 500, and its
     state can still be read (nan parameters as null)."""
     config = {"optimizer": "sgd", "lr": 10, "activation": "linear", "hidden": [32, 32, 32, 32]}
     _, s = request(server, "POST", "/api/runs", config)
@@ -294,7 +294,7 @@ def test_a_diverging_run_is_a_409_and_stays_readable(server):
 
 
 def test_deeply_nested_bodies_and_head_are_4xx(server):
-    """N16: 4,000 nested arrays are a 400 (not a RecursionError's 500); HEAD is a 405 without a
+    """4,000 nested arrays are a 400 (not a RecursionError's 500); HEAD is a 405 without a
     body (not http.server's 501 page)."""
     status, answer = request(server, "POST", "/api/runs", raw=b"[" * 4000 + b"]" * 4000)
     assert status == 400 and "nested too deeply" in answer["error"]
@@ -306,7 +306,7 @@ def test_deeply_nested_bodies_and_head_are_4xx(server):
 
 
 def test_a_client_that_goes_away_prints_nothing(server, capfd, monkeypatch):
-    """N14: a tab closed while its request trains, or a browser resetting a kept-alive
+    """A tab closed while its request trains, or a browser resetting a kept-alive
     connection, leaves no traceback in the terminal."""
     import socket
     import struct
@@ -616,7 +616,7 @@ def test_at_the_bound_the_longest_waiting_connection_makes_room(monkeypatch):
 
 
 def test_the_stepper_never_holds_the_run(server, monkeypatch):
-    """N8: while a sample's stepper page is built, the run keeps training (the page is built on a
+    """While a sample's stepper page is built, the run keeps training (the page is built on a
     copy of the model, outside the run's lock); a model too large to step through is a 422."""
     from micrograd.app import runs
 

@@ -103,7 +103,7 @@ DEAD_RELU_CASES = {
 
 @pytest.mark.parametrize("name", DEAD_RELU_CASES)
 def test_a_dead_relu_stops_an_infinite_upstream_as_pytorch(name):
-    """N6: a dead relu (slope 0) sends nothing back from an inf or nan upstream (0, not nan), in
+    """A dead relu (slope 0) sends nothing back from an inf or nan upstream (0, not nan), in
     the eager engine, in create_graph and on the fast path, as PyTorch's relu."""
     fn, xs = DEAD_RELU_CASES[name]
     ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]

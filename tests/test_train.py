@@ -19,7 +19,7 @@ def _classifier(fast: bool) -> Classifier:
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_on_step_sees_the_model_as_trained_so_far_and_changes_nothing(fast, tmp_path):
-    """N5: an on_step that asks the Classifier anything, or saves the model, sees the weights of
+    """An on_step that asks the Classifier anything, or saves the model, sees the weights of
     that step and leaves training as it would be without it."""
     if fast:
         pytest.importorskip("numpy")
@@ -46,7 +46,7 @@ def test_on_step_sees_the_model_as_trained_so_far_and_changes_nothing(fast, tmp_
 
 
 def test_images_train_as_their_lists_of_floats_would():
-    """N9: a data set of Images (kept as bytes) gives the fast path the very rows, losses and
+    """A data set of Images (kept as bytes) gives the fast path the very rows, losses and
     scores that the same images as lists of floats give."""
     np = pytest.importorskip("numpy")
     from micrograd.data import Images
@@ -91,9 +91,9 @@ def test_a_loss_that_is_not_a_number_stops_fit_before_the_parameters_move(fast):
         assert [p.data for p in params] == seen[-1]
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def test_classifier_retraces_when_reg_or_model_changes():
-    """W4: the Classifier traces again when its regularisation or its model changes, instead of
+    """The Classifier traces again when its regularisation or its model changes, instead of
     caching its program for good."""
     pytest.importorskip("numpy")
 

@@ -7,7 +7,7 @@ from micrograd import tuned
 
 
 def test_overlapping_blocks_in_threads_put_the_settings_back():
-    """N12: two tuned() blocks that overlap in two threads: the settings stay tuned until the last
+    """Two tuned() blocks that overlap in two threads: the settings stay tuned until the last
     block ends, then are what they were before the first (not the tuned value)."""
     before = gc.get_threshold()
     a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()

@@ -74,7 +74,7 @@ def test_the_chinese_tutorial_runs_the_same_code_as_the_english_one(english, chi
 
 
 def test_the_tutorials_follow_the_seed_chapters_order():
-    """The chapter's order (D9 of the learning review): problem, chain rule, three steps, examples,
+    """The chapter's order: problem, chain rule, three steps, examples,
     the original's source, local rules, +=, sequence diagram, why topological order, questions."""
     for path, words in [
         (

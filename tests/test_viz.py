@@ -60,7 +60,7 @@ def test_dot_escapes_labels():
 
 @needs_dot
 def test_dot_op_names_with_backslashes_and_quotes_render():
-    """N19: an op named by hand with a trailing backslash (or a quote) stays one DOT string."""
+    """An op named by hand with a trailing backslash (or a quote) stays one DOT string."""
     a = Value(1.0, label="a\\")
     for op in ("f\\", 'g"', "\\n"):
         out = Value(2.0, (a,), op)
@@ -132,7 +132,7 @@ def test_explain_seed_example_numbers():
         ("a", -3.0, -3.0),
         ("b", 2.0, 2.0),
     ]
-    assert (a.grad, b.grad, c.grad) == (0, 0, 0)  # explain changes no grad (learn.md D1)
+    assert (a.grad, b.grad, c.grad) == (0, 0, 0)  # explain changes no grad
     L.backward()
     assert (a.grad, b.grad, c.grad) == (-3.0, 2.0, 1.0)
     assert explain(L).steps[1].contributions[0].total == a.grad  # it describes that pass
@@ -241,7 +241,7 @@ def test_explain_command(capsys):
     assert "[a, b, (a*b), c, out]" in text and "a.grad += -3 * 1 = -3" in text
 
 
-# ---------------------------------------------------------------------------- the learner's review
+# ---------------------------------------------------------------------------- what learners ran into
 def test_learn_D1_explain_and_sequence_change_no_grad_and_describe_the_pass():
     a, b, c, L = seed_example()
     L.backward()
@@ -306,7 +306,7 @@ def test_learn_D4_a_closure_that_overwrites_is_reported_as_an_overwrite():
 
 @pytest.mark.parametrize("lang, words", [("en", "no _backward set"), ("zh", "没有设置 _backward")])
 def test_explain_names_a_value_made_by_hand_whose_closure_was_forgotten(lang, words):
-    """L2-3: the step of a hand-made Value with no _backward says it passes nothing back, and its
+    """The step of a hand-made Value with no _backward says it passes nothing back, and its
     totals are what backward() really leaves (0 from that node)."""
     x = Value(0.5, label="x")
     t = Value(math.tanh(0.5), (x,), "tanh", label="t")  # `t._backward = ...` forgotten
@@ -432,7 +432,7 @@ def _srcdoc(inline: str) -> str:
 
 
 def test_hostile_names_stay_text_in_the_stepper_page():
-    """N2, N22: a label, a parameter name or an op name holding markup cannot end the page's
+    """A label, a parameter name or an op name holding markup cannot end the page's
     script; the notebook's iframe is sandboxed (scripts, but not the notebook's origin)."""
     from micrograd.viz import stepper
 
@@ -455,13 +455,13 @@ def test_hostile_names_stay_text_in_the_stepper_page():
         assert HOSTILE in ops
 
 
-# ---------------------------------------------------------------------------- the red-team review
+# ---------------------------------------------------------------------------- hostile and edge input
 def run_cli(capsys, *argv):
     return main(list(argv)), *capsys.readouterr()
 
 
 def test_a_failing_dot_is_reported_with_what_it_said(tmp_path, capsys, monkeypatch):
-    """C2: when Graphviz's dot fails, the error says what dot said, without a traceback."""
+    """When Graphviz's dot fails, the error says what dot said, without a traceback."""
     fake = tmp_path / "dot"
     fake.write_text("#!/bin/sh\necho 'Format: \"png\" not recognized' >&2\nexit 1\n")
     fake.chmod(0o755)
@@ -473,14 +473,14 @@ def test_a_failing_dot_is_reported_with_what_it_said(tmp_path, capsys, monkeypat
 
 
 def test_mermaid_labels_with_newlines_stay_on_one_line():
-    """L3: to_mermaid keeps a label with a newline on its node's line."""
+    """To_mermaid keeps a label with a newline on its node's line."""
     a = Value(1.0, label="two\nlines")
     text = to_mermaid(a * 2)
     assert all(line.startswith(("    ", "flowchart")) for line in text.splitlines())
 
 
 def test_labels_with_operators_are_bracketed_in_the_steps():
-    """L2-8: the lecture's labels such as `x1*w1 + x2*w2` are shown as [x1*w1 + x2*w2] in the
+    """The lecture's labels such as `x1*w1 + x2*w2` are shown as [x1*w1 + x2*w2] in the
     steps, so that `[x1*w1 + x2*w2].grad` cannot be read as x2 * w2.grad."""
     x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
     x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
@@ -495,7 +495,7 @@ def test_labels_with_operators_are_bracketed_in_the_steps():
 
 
 def test_a_nan_output_gets_a_line_and_backward_a_warning():
-    """L2-23: a nan made in the forward pass is said once, outside detect_anomaly() too."""
+    """A nan made in the forward pass is said once, outside detect_anomaly() too."""
     a = Value(-2.0, label="a")
     y = a**0.5
     assert "detect_anomaly()" in str(explain(y)).splitlines()[-1]
@@ -506,7 +506,7 @@ def test_a_nan_output_gets_a_line_and_backward_a_warning():
 
 
 def test_the_legend_says_what_0_and_1_on_an_edge_mean():
-    """L2-24: a drawing whose edges carry operand numbers (/ and **) explains them in its legend."""
+    """A drawing whose edges carry operand numbers (/ and **) explains them in its legend."""
     a, b = Value(2.0, label="a"), Value(3.0, label="b")
     assert "0, 1 on an edge: the op's first and second operand" in to_dot(a / b)
     assert "边上的 0、1" in to_dot(a**b, lang="zh")
@@ -649,7 +649,7 @@ def test_the_stepper_page_carries_the_neurons_of_an_mlp_only(monkeypatch, graphv
 
 
 def test_the_ops_of_a_neuron_are_named_by_their_place_in_it():
-    """L2-2: inside a neuron the names say what each op is (no `n301`), in explain and the
+    """Inside a neuron the names say what each op is (no `n301`), in explain and the
     stepper alike: its products, its partial sums, its w·x+b and its output."""
     import random
 

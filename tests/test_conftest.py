@@ -7,7 +7,7 @@ from hypothesis import settings
 
 
 def test_the_suite_pins_its_own_hypothesis_profile():
-    """T3: the suite pins its own Hypothesis profile (derandomized, no database, no deadline) unless
+    """The suite pins its own Hypothesis profile (derandomized, no database, no deadline) unless
     another is asked for."""
     if os.environ.get("MICROGRAD_HYPOTHESIS_PROFILE", "micrograd") == "micrograd":
         assert settings.default.derandomize and settings.default.database is None
@@ -15,7 +15,7 @@ def test_the_suite_pins_its_own_hypothesis_profile():
 
 
 def test_no_test_sets_a_deadline():
-    """T5: no test sets a Hypothesis deadline, which would override the profile's deadline=None."""
+    """No test sets a Hypothesis deadline, which would override the profile's deadline=None."""
     here = os.path.dirname(os.path.abspath(__file__))
     for name in os.listdir(here):
         if name.startswith("test_") and name.endswith(".py"):
