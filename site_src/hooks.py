@@ -120,8 +120,20 @@ def policy(page: str) -> str:
     )
 
 
+def page_words(page: str) -> str:
+    """The site's words (the keys site.* of micrograd.text) in the page's language, as the JSON
+    block that site.js reads: one catalog for the package and its pages."""
+    from micrograd.teach.stepper import script_json
+    from micrograd.text import catalog
+
+    found = re.search(r'<html[^>]*\blang="([\w-]+)"', page)
+    lang = "zh" if found and found.group(1).lower().startswith("zh") else "en"
+    table = {k[len("site.") :]: v for k, v in catalog(lang).items() if k.startswith("site.")}
+    return f'<script type="application/json" id="mg-words">{script_json(table)}</script>'
+
+
 def on_post_page(output, page, config):
     head = output.index("<head>") + len("<head>")
     content = html.escape(policy(output), quote=False)  # the policy has no double quote
     meta = f'<meta http-equiv="Content-Security-Policy" content="{content}">'
-    return output[:head] + meta + output[head:]
+    return output[:head] + meta + page_words(output) + output[head:]

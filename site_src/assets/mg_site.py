@@ -84,6 +84,7 @@ _VALUE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(\S+)\s*$")
 def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) -> dict:
     """The stepper page of an expression in the CLI's language, with values like "a=2, b=3"."""
     from micrograd.teach.expr import ExpressionError, parse_expression
+    from micrograd.text import text
     from micrograd.viz import stepper
 
     values = unicodedata.normalize("NFKC", values)  # ＝ and ， typed with a Chinese input method
@@ -93,11 +94,11 @@ def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) ->
             continue
         m = _VALUE.match(part.strip().rstrip(",;"))
         if not m:
-            return {"error": _word("bad_value", lang, part=part.strip())}
+            return {"error": text("site.bad_value", lang, part=part.strip())}
         try:
             numbers[m.group(1)] = float(m.group(2))
         except ValueError:
-            return {"error": _word("bad_value", lang, part=part.strip())}
+            return {"error": text("site.bad_value", lang, part=part.strip())}
     try:
         out = parse_expression(expression, numbers)
         if not out.label:
@@ -108,16 +109,6 @@ def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) ->
     except (ValueError, ArithmeticError, TypeError) as e:
         return {"error": f"{type(e).__name__}: {e}"}
     return {"page": s.page, "frames": s.frames}
-
-
-WORDS = {
-    "en": {"bad_value": "a value must read name=number, got {part!r}"},
-    "zh": {"bad_value": "取值要写成 名字=数字，收到的是 {part!r}"},
-}
-
-
-def _word(key: str, lang: str, **fields: object) -> str:
-    return WORDS.get(lang, WORDS["en"])[key].format(**fields)
 
 
 # ---------------------------------------------------------------------------- the playground

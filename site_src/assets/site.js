@@ -7,50 +7,9 @@
   const SCRIPT = document.currentScript;
   const SITE = new URL("../../", SCRIPT.src); // this file is SITE/assets/site/site.js
   const LANG = (document.documentElement.lang || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
-  const WORDS = {
-    en: {
-      run: "Run",
-      running: "running…",
-      edit: "Edit",
-      editing: "edited: Run runs your version",
-      queued: "waiting for the blocks above…",
-      skipped: "not run: block {k} above raised an error",
-      ran: "ran in {s} s",
-      runtime: "Loading Python (Pyodide {x}, about 13 MB; cached after the first visit)…",
-      package: "Loading micrograd ({x})…",
-      ready: "Python ready in {s} s",
-      failed: "Python could not be loaded: {x}",
-      crashed: "Python stopped (reload the page to start it again): {x}",
-      starting: "Starting Python…",
-      steps_per_s: "{r} steps/s ({ms} ms per step in Python)",
-      passed: "passed",
-      not_passed: "not passed yet",
-      progress: "{n} of {total} exercises passed in this browser",
-      checking: "checking…",
-      no_more_hints: "no more hints",
-    },
-    zh: {
-      run: "运行",
-      running: "运行中…",
-      edit: "编辑",
-      editing: "已编辑：运行的是你改过的代码",
-      queued: "等待上面的代码块运行…",
-      skipped: "没有运行：上面的第 {k} 个代码块出错了",
-      ran: "用时 {s} 秒",
-      runtime: "正在加载 Python（Pyodide {x}，约 13 MB；第一次之后由浏览器缓存）…",
-      package: "正在加载 micrograd（{x}）…",
-      ready: "Python 已就绪，用时 {s} 秒",
-      failed: "Python 加载失败：{x}",
-      crashed: "Python 已停止（刷新页面重新启动）：{x}",
-      starting: "正在启动 Python…",
-      steps_per_s: "每秒 {r} 步（Python 里每步 {ms} 毫秒）",
-      passed: "通过",
-      not_passed: "尚未通过",
-      progress: "本浏览器里已通过 {n} / {total} 个练习",
-      checking: "检查中…",
-      no_more_hints: "没有更多提示了",
-    },
-  }[LANG];
+  // The page's words, in its language: a block of micrograd.text's catalog that the site's build
+  // put into every page (site_src/hooks.py), so the site says what the package says.
+  const WORDS = JSON.parse(document.getElementById("mg-words").textContent);
 
   function say(key, fields) {
     return WORDS[key].replace(/\{(\w+)\}/g, (_, k) => String(fields && k in fields ? fields[k] : ""));

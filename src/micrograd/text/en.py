@@ -255,4 +255,359 @@ CATALOG: dict[str, str] = {
     "plot.no_mistakes": "no mistakes",
     "plot.misclassified": "{n} misclassified test images (true -> predicted)",
     "plot.title": "{data}: {spec}, test accuracy {accuracy:.2f}",
+    # ---- the site's pages (site_src/assets/site.js and its Python)
+    "site.run": "Run",
+    "site.running": "running…",
+    "site.edit": "Edit",
+    "site.editing": "edited: Run runs your version",
+    "site.queued": "waiting for the blocks above…",
+    "site.skipped": "not run: block {k} above raised an error",
+    "site.ran": "ran in {s} s",
+    "site.runtime": "Loading Python (Pyodide {x}, about 13 MB; cached after the first visit)…",
+    "site.package": "Loading micrograd ({x})…",
+    "site.ready": "Python ready in {s} s",
+    "site.failed": "Python could not be loaded: {x}",
+    "site.crashed": "Python stopped (reload the page to start it again): {x}",
+    "site.starting": "Starting Python…",
+    "site.steps_per_s": "{r} steps/s ({ms} ms per step in Python)",
+    "site.passed": "passed",
+    "site.not_passed": "not passed yet",
+    "site.progress": "{n} of {total} exercises passed in this browser",
+    "site.checking": "checking…",
+    "site.no_more_hints": "no more hints",
+    "site.bad_value": "a value must read name=number, got {part!r}",
+    # ---- practice
+    # the local rules, as the first wrong step explains them: practice.why.OP.I is the rule OP
+    # (a key of micrograd.engine.OPS, or - and neg) for its operand I
+    "practice.why.+.0": "the local derivative of `+` with respect to each operand is 1",
+    "practice.why.+.1": "the local derivative of `+` with respect to each operand is 1",
+    "practice.why.-.0": "the local derivative of `-` with respect to its left operand is 1",
+    "practice.why.-.1": "the local derivative of `-` with respect to its right operand is -1",
+    "practice.why.*.0": "the local derivative of `*` with respect to its left operand is the "
+    "right operand's data, {value}",
+    "practice.why.*.1": "the local derivative of `*` with respect to its right operand is the "
+    "left operand's data, {value}",
+    "practice.why./.0": "the local derivative of `a / b` with respect to a is 1/b = {value}",
+    "practice.why./.1": "the local derivative of `a / b` with respect to b is -a/b**2 = {value}",
+    "practice.why.**k.0": "the local derivative of `x**k` is k * x**(k-1) = {value} (k = {k})",
+    "practice.why.**.0": "the local derivative of `a**b` with respect to a is b * a**(b-1) = "
+    "{value}",
+    "practice.why.**.1": "the local derivative of `a**b` with respect to b is a**b * log(a) = "
+    "{value}",
+    "practice.why.neg.0": "the local derivative of `-x` is -1",
+    "practice.why.tanh.0": "the local derivative of tanh is 1 - t**2 = {value}, where t is the "
+    "output's data",
+    "practice.why.exp.0": "exp is its own derivative: the local derivative is the output's data, "
+    "{value}",
+    "practice.why.ReLU.0": "the local derivative of relu is 1 where its input is > 0, else 0: "
+    "here {value}",
+    "practice.why.log.0": "the local derivative of log(x) is 1/x = {value}",
+    "practice.why.sigmoid.0": "the local derivative of sigmoid is s * (1 - s) = {value}",
+    "practice.both_operands": "`{input}` is both operands, so both shares add up",
+    # the first wrong step
+    "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
+    "{upstream}); expected {expected}: {why}",
+    "practice.assign": "`{input}.grad` became {after} after `{node}._backward()`; expected "
+    "{before} + {expected} = {total}: the closure sets the grad with = instead of adding with +=, "
+    "so what `{input}.grad` held before is lost",
+    "practice.not_attached": "`{node}._backward()` is still the do-nothing default, so "
+    "`{input}.grad` got nothing from it; expected {expected}: the closure is written but never "
+    "attached (`out._backward = _backward` is missing)",
+    "practice.operand_binary": "that is what the other operand's data gives: the closure reads "
+    "the wrong operand",
+    "practice.operand_unary": "that is what the input's data gives where the output's belongs (or "
+    "the reverse)",
+    "practice.no_upstream": "that is the local derivative alone: multiply it by the upstream grad "
+    "out.grad (the chain rule)",
+    "practice.wrong_forward": "`{node}` has data {found}; expected {expected} ({symbol} of {args})",
+    "practice.out_differs": "`{what}` has data {found} at {where}; expected {expected}",
+    "practice.grad_differs": "`{input}.grad` is {found} ({where}); micrograd's engine gives "
+    "{expected}",
+    # learner code that fails
+    "practice.no_file": "no file {path}",
+    "practice.load_failed": "your code could not be run: {error}",
+    "practice.not_written": "`{what}` is not written yet (it raises NotImplementedError)",
+    "practice.raised": "`{what}` raised {error}",
+    "practice.recursion": "`{what}` raised RecursionError: a recursive topological sort (or "
+    "_backward() calls that call each other) goes one Python call deeper per Value; build the "
+    "order with a loop and a stack of your own",
+    "practice.no_class": "no class `{name}` in your code",
+    "practice.too_long": "`{what}` ran for more than {seconds} s and was stopped: a loop that "
+    "never ends? (a while loop whose condition never changes, or a walk over the graph that never "
+    "marks what it visited)",
+    "practice.not_value": "`{what}` returned a {kind}, not a Value",
+    "practice.missing_method": "your Value has no {method}",
+    "practice.unknown_exercise": "no exercise {exercise!r}; the exercises are: {known}",
+    # backward()
+    "practice.chain": "a chain of {n} Values",
+    "practice.se_graph": "the Stack Exchange graph at a = {a}, b = {b}",
+    "practice.ran_twice": "`{node}._backward()` ran a second time: each node's _backward() must "
+    "run exactly once, so its inputs got their share twice",
+    "practice.root_not_one": "the output's _backward() ran with grad {found}; expected 1: "
+    "backward() starts by setting the output's grad to 1 (self.grad = 1.0)",
+    "practice.too_early": "`{node}._backward()` ran while {node}.grad was {found}; expected "
+    "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
+    "after every Value made from it (a global visited set skips that; a topological order "
+    "guarantees it)",
+    "practice.never_ran": "`{node}._backward()` never ran, so its inputs got nothing from it",
+    # zero_grad and train
+    "practice.still_set": "after zero_grad_all(root), `{node}.grad` is still {value}: every Value "
+    "of the graph needs its grad set to 0, inner ones too, not only the leaves",
+    "practice.params_not_zeroed": "after zero_grad(params), parameter {index} has grad {value}; "
+    "expected 0",
+    "practice.accumulated": "in step {step}, `{name}.grad` is {found}, but that step's own "
+    "gradient is {expected}: it still holds {previous} from step {previous_step}. The grads were "
+    "not reset: zero them before loss.backward()",
+    "practice.zeroed_late": "in step {step}, `{name}.grad` is 0 when the update runs: zero the "
+    "grads before loss.backward(), not after",
+    "practice.bad_grad": "in step {step}, `{name}.grad` is {found}; expected {expected}",
+    "practice.bad_update": "after step {step}, `{name}.data` is {found}; expected {expected} "
+    "(p.data += -lr * p.grad)",
+    "practice.calls": "train() called loss_fn {found} times for steps={steps}",
+    "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
+    "a.grad {found}; the first gave {expected}",
+    # Neuron, Layer, MLP
+    "practice.params_count": "{what} has {found} parameters; expected {expected}",
+    "practice.neuron_forward": "Neuron(3)(x) gives {found}; act(w·x + b) is {expected} with tanh, "
+    "{relu} with relu",
+    "practice.mlp_output": "MLP(2, [8, 8, 1])(x) returned a {kind}: a layer of one neuron returns "
+    "that Value itself, not a list",
+    "practice.mlp_grad": "after loss.backward(), parameter {index}'s grad is {found}; micrograd's "
+    "engine gives {expected} for the same network",
+    "practice.accuracy": "after {steps} steps on two moons the accuracy is {accuracy}; expected "
+    "over 0.9",
+    # the result
+    "practice.passed": "{exercise}: passed",
+    "practice.failed": "{exercise}: not yet ({mistake})",
+    "practice.first_wrong_step": "first wrong step: {step}",
+    "practice.seed": "random seed {seed} (check(..., seed={seed}) or --seed {seed} replays these "
+    "points)",
+    "practice.col_exercise": "exercise",
+    "practice.col_result": "result",
+    "practice.col_step": "first wrong step",
+    "practice.ok": "ok",
+    "practice.col_input": "input",
+    "practice.col_points": "points",
+    "practice.col_exact": "exact",
+    "practice.col_close": "close",
+    "practice.col_engine": "max diff (engine)",
+    "practice.col_numeric": "max diff (central differences)",
+    # the exercises around the engine (micrograd.practice.lecture)
+    "practice.no_function": "no function `{name}` in your code",
+    "practice.three_numbers": "{what} must return three numbers [df/da, df/db, df/dc], got {found}",
+    "practice.gradf_wrong": "gradf gives df/d{input} = {found} at {where}; expected {expected}",
+    "practice.nudge_wrong": "{fn} gives df/d{input} = {found} at {where}; nudging {input} as the "
+    "exercise says gives {expected}",
+    "practice.nudged_other_way": "{fn} gives df/d{input} = {found} at {where}, the other kind of "
+    "difference: numerical_grad nudges forward only, (f(x + h) - f(x)) / h; symmetric_grad up and "
+    "down, (f(x + h) - f(x - h)) / (2h); expected {expected}",
+    "practice.predict_wrong": "{node}'s step, `{input}.grad += ?`: you said {found}; expected "
+    "{expected}: the local derivative ∂{node}/∂{input} is {local} and {node}.grad (the upstream "
+    "grad) is {upstream}",
+    "practice.predict_count": "give one number per +=, in backward()'s order: {expected} numbers; "
+    "got {found}",
+    "practice.softmax_forward": "softmax(logits)[{i}] is {found}; expected {expected} (exp of "
+    "logit {i} over the sum of the exps)",
+    "practice.nll_forward": "nll(probs, {target}) is {found}; expected -log(probs[{target}]) = "
+    "{expected}",
+    # the command: micrograd practice ...
+    "practice.cmd.task": "Task",
+    "practice.cmd.hints_left": "hint {n} of {total}",
+    "practice.cmd.last_hint": "That was the last hint. After a check, `micrograd practice reveal "
+    "{id}` shows a solution.",
+    "practice.cmd.more_hints": "More: `micrograd practice hint {id}`.",
+    "practice.cmd.exists": "{path} exists already: not overwritten (delete it to start again)",
+    "practice.cmd.written": "wrote {path}: write the TODO parts, then `micrograd practice check "
+    "{id}`",
+    "practice.cmd.written_quiz": "wrote {path}: open it in a browser and predict each +=, or "
+    "answer in the terminal: `micrograd practice check {id}`",
+    "practice.cmd.no_stub": "no {path}: start with `micrograd practice start {id}`, or give a file",
+    "practice.cmd.reveal_first": "check your own attempt first: `micrograd practice check {id}` "
+    "(reveal opens after one check)",
+    "practice.cmd.solution": "A solution for {id} (the lecture's way):",
+    "practice.cmd.corrupt": "{path} could not be read ({why}): starting over with no progress",
+    "practice.cmd.fresh": "no progress yet ({path} does not exist)",
+    "practice.cmd.passed_count": "{n} of {total} exercises passed",
+    "practice.cmd.col_id": "exercise",
+    "practice.cmd.col_title": "title",
+    "practice.cmd.col_attempts": "checks",
+    "practice.cmd.col_hints": "hints",
+    "practice.cmd.col_done": "passed",
+    "practice.cmd.yes": "yes",
+    "practice.cmd.no": "-",
+    "practice.cmd.stub_check": "check it:   micrograd practice check {id}",
+    "practice.cmd.stub_hint": "a hint:     micrograd practice hint {id}",
+    "practice.cmd.unknown": "no exercise {id!r}; `micrograd practice list` shows them",
+    "practice.cmd.help": "exercises: write backpropagation yourself, checked step by step",
+    "practice.cmd.about": "Practise backpropagation: each exercise asks for a part of a "
+    "lecture-style Value; check finds the first wrong step of your code.",
+    "practice.cmd.help_lang": "language: en or zh (default: from LANG, zh_* is Chinese)",
+    "practice.cmd.help_list": "the exercises, in the lecture's order",
+    "practice.cmd.help_start": "write ./practice/ID.py: the task and a stub to fill in",
+    "practice.cmd.help_notebook": "write ID.ipynb instead",
+    "practice.cmd.help_check": "check your code (default: ./practice/ID.py); exit 0 if it passes",
+    "practice.cmd.help_seed": "replay the random points of an earlier check",
+    "practice.cmd.help_hint": "the next hint for an exercise",
+    "practice.cmd.help_reveal": "a reference solution (after at least one check)",
+    "practice.cmd.help_status": "your progress, from ./practice/progress.json",
+    "practice.cmd.help_check_engine": "every exercise that applies to a whole lecture-style engine",
+    # the exercises, in the lecture's order: a title, a task and hints (from 0) each
+    "exercise.derivative.title": "a derivative by hand and by nudging",
+    "exercise.derivative.task": "The stub defines f(a, b, c) = -a**3 + sin(3*b) - 1.0/c + b**2.5 "
+    "- a**0.5. Write gradf(a, b, c), the list [df/da, df/db, df/dc] worked out by hand; "
+    "numerical_grad(f, a, b, c, h), the same by nudging each input by h (forward differences, "
+    "(f(a+h, b, c) - f(a, b, c)) / h); and symmetric_grad(f, a, b, c, h), with central "
+    "differences (f(a+h) - f(a-h)) / (2h), which are closer.",
+    "exercise.derivative.hint.0": "Differentiate term by term: d(-a**3)/da = -3*a**2 and "
+    "d(a**0.5)/da = 0.5*a**-0.5; the b and c terms do not move when a does.",
+    "exercise.derivative.hint.1": "d sin(3*b)/db = 3*cos(3*b) (the chain rule); d(-1/c)/dc = "
+    "1/c**2.",
+    "exercise.derivative.hint.2": "Nudge one input at a time, keeping the other two as they are; "
+    "the symmetric version nudges up and down and divides by 2*h.",
+    "exercise.predict-lecture.title": "predict the grads: the lecture's first graph",
+    "exercise.predict-lecture.task": "L = (a*b + c) * f with a = 2, b = -3, c = 10, f = -2, as "
+    "the lecture fills it in by hand. Predict each += of L.backward(): `micrograd practice check "
+    "predict-lecture` asks them one at a time in the terminal; the page "
+    "practice/predict-lecture.html asks the same in a browser.",
+    "exercise.predict-lecture.hint.0": "Each step adds (local derivative) * (the node's grad): "
+    "the node's grad is shown in the step's line.",
+    "exercise.predict-lecture.hint.1": "For +, the local derivative is 1 for both inputs; for *, "
+    "it is the other input's data.",
+    "exercise.predict-lecture.hint.2": "L.grad is 1; d.grad is f's data, -2; e's comes from d "
+    "through +.",
+    "exercise.op-add.title": "__add__: the local rule of +",
+    "exercise.op-add.task": "Write Value.__add__ the lecture's way: out = Value(self.data + "
+    "other.data, (self, other), '+') and a _backward closure that passes out.grad on to both "
+    "inputs. A number on either side must work (2 + a uses __radd__).",
+    "exercise.op-add.hint.0": "d(a + b)/da = 1 and d(a + b)/db = 1: each input gets 1 * out.grad.",
+    "exercise.op-add.hint.1": "Use += in the closure: a Value used twice (a + a) must get both "
+    "shares.",
+    "exercise.op-add.hint.2": "Attach the closure before returning: out._backward = _backward.",
+    "exercise.op-mul.title": "__mul__: the local rule of *",
+    "exercise.op-mul.task": "Write Value.__mul__: out = Value(self.data * other.data, (self, "
+    "other), '*') and its _backward closure.",
+    "exercise.op-mul.hint.0": "d(a * b)/da = b: each input's local derivative is the OTHER "
+    "operand's data.",
+    "exercise.op-mul.hint.1": "self.grad += other.data * out.grad, and other.grad += self.data * "
+    "out.grad.",
+    "exercise.op-mul.hint.2": "a * a: both lines add to a.grad, which gets 2 * a.data * out.grad.",
+    "exercise.predict-neuron.title": "predict the grads: the tanh neuron",
+    "exercise.predict-neuron.task": "o = tanh(x1*w1 + x2*w2 + b) with x1 = 2, x2 = 0, w1 = -3, w2 "
+    "= 1, b = 6.8813735870195432 (the lecture's neuron, o = 0.7071). Predict each += of "
+    "o.backward().",
+    "exercise.predict-neuron.hint.0": "d tanh(n)/dn = 1 - tanh(n)**2 = 1 - o**2: with o = 0.7071 "
+    "that is 0.5.",
+    "exercise.predict-neuron.hint.1": "The sum passes n's grad unchanged to each of its inputs.",
+    "exercise.predict-neuron.hint.2": "x2 is 0, so w2 gets 0 * its upstream; x1 gets w1 * its "
+    "upstream.",
+    "exercise.op-pow.title": "__pow__ with a number exponent",
+    "exercise.op-pow.task": "Write Value.__pow__ for a number k (int or float): out = "
+    "Value(self.data**k, (self,), f'**{{k}}') and its closure. (A Value exponent comes in "
+    "op-pow-value.)",
+    "exercise.op-pow.hint.0": "d(x**k)/dx = k * x**(k-1).",
+    "exercise.op-pow.hint.1": "Mind the brackets: other * self.data ** (other - 1), not self.data "
+    "** other - 1.",
+    "exercise.op-pow.hint.2": "The exponent is a plain number here: only self gets a grad.",
+    "exercise.op-tanh.title": "tanh",
+    "exercise.op-tanh.task": "Write Value.tanh(): t = tanh(self.data) (math.tanh, or the "
+    "lecture's (e**2x - 1)/(e**2x + 1)), out = Value(t, (self,), 'tanh'), and its closure.",
+    "exercise.op-tanh.hint.0": "d tanh(x)/dx = 1 - tanh(x)**2.",
+    "exercise.op-tanh.hint.1": "Use t, the OUTPUT's data: 1 - t**2, not 1 - x**2.",
+    "exercise.op-tanh.hint.2": "Multiply by the upstream grad: self.grad += (1 - t**2) * out.grad.",
+    "exercise.op-exp.title": "exp",
+    "exercise.op-exp.task": "Write Value.exp(): out = Value(math.exp(self.data), (self,), 'exp') "
+    "and its closure.",
+    "exercise.op-exp.hint.0": "exp is its own derivative: d e**x/dx = e**x.",
+    "exercise.op-exp.hint.1": "The local derivative is out.data (the output's data), not "
+    "self.data.",
+    "exercise.op-exp.hint.2": "self.grad += out.data * out.grad.",
+    "exercise.op-relu.title": "relu",
+    "exercise.op-relu.task": "Write Value.relu(): out = Value(0 if self.data < 0 else self.data, "
+    "(self,), 'ReLU') and its closure.",
+    "exercise.op-relu.hint.0": "The local derivative is 1 where the input is > 0, else 0 (0 at "
+    "exactly 0, as in PyTorch).",
+    "exercise.op-relu.hint.1": "(out.data > 0) is True or False, which Python multiplies as 1 or "
+    "0.",
+    "exercise.op-relu.hint.2": "self.grad += (out.data > 0) * out.grad.",
+    "exercise.op-sub.title": "__sub__",
+    "exercise.op-sub.task": "Write Value.__sub__ (a - b): from the ops you have (self + (-other), "
+    "where __neg__ is self * -1), or as one op '-' with its own closure.",
+    "exercise.op-sub.hint.0": "d(a - b)/da = 1 and d(a - b)/db = -1.",
+    "exercise.op-sub.hint.1": "Built from + and negation, the chain rule finds the -1 for you.",
+    "exercise.op-sub.hint.2": "As its own op: self.grad += out.grad and other.grad += -1 * "
+    "out.grad.",
+    "exercise.op-div.title": "__truediv__",
+    "exercise.op-div.task": "Write Value.__truediv__ (a / b): from the ops you have (self * "
+    "other**-1), or as one op '/' with its own closure.",
+    "exercise.op-div.hint.0": "d(a / b)/da = 1/b and d(a / b)/db = -a/b**2.",
+    "exercise.op-div.hint.1": "self * other**-1 reuses __mul__ and __pow__: no new closure is "
+    "needed.",
+    "exercise.op-div.hint.2": "As its own op: other.grad += -self.data / other.data**2 * out.grad.",
+    "exercise.op-log.title": "log",
+    "exercise.op-log.task": "Write Value.log() (the natural logarithm): out = "
+    "Value(math.log(self.data), (self,), 'log') and its closure.",
+    "exercise.op-log.hint.0": "d log(x)/dx = 1/x.",
+    "exercise.op-log.hint.1": "Use self.data (the input's data), not out.data: 1 / self.data.",
+    "exercise.op-log.hint.2": "self.grad += (1 / self.data) * out.grad.",
+    "exercise.op-pow-value.title": "x ** y with a Value exponent",
+    "exercise.op-pow-value.task": "Let ** take a Value exponent. In the stub, __pow__ calls "
+    "self._pow_value(other): write it, with out = Value(self.data**other.data, (self, other), "
+    "'**') and a closure that gives both inputs their share.",
+    "exercise.op-pow-value.hint.0": "d(a**b)/da = b * a**(b-1) and d(a**b)/db = a**b * log(a).",
+    "exercise.op-pow-value.hint.1": "The exponent's share uses the log of the base; a**b is "
+    "out.data.",
+    "exercise.op-pow-value.hint.2": "Or build it from ops you have: (other * self.log()).exp() is "
+    "a**b for a > 0.",
+    "exercise.backward.title": "backward(): topological order and +=",
+    "exercise.backward.task": "Write Value.backward(): order the graph topologically, set "
+    "self.grad = 1.0, and call each Value's _backward(), outputs before inputs. It is checked on "
+    "a + a, on b = a + a; c = b + b, on the Stack Exchange graph (a.grad 25, b.grad 19) and on a "
+    "chain of 100,000 Values.",
+    "exercise.backward.hint.0": "A Value's _backward() may run only after every Value made from "
+    "it has added its share to its grad: that is what the reversed topological order guarantees.",
+    "exercise.backward.hint.1": "Build the order with a visited set that is local to backward(), "
+    "never a global one, and call each _backward() exactly once.",
+    "exercise.backward.hint.2": "Python stops recursion near 1,000 calls: build the order with a "
+    "loop and a stack of your own.",
+    "exercise.predict-shared.title": "predict the grads: a Value used more than once",
+    "exercise.predict-shared.task": "The Stack Exchange question's graph: c = a + b, d = a * b, e "
+    "= c + d, g = c * d, f = e + g with a = 2, b = 3. a and b, c and d each feed two Values: "
+    "predict every +=, and see why a.grad ends at 25 and b.grad at 19.",
+    "exercise.predict-shared.hint.0": "A Value used twice receives two contributions, one from "
+    "each Value made from it: += adds them up.",
+    "exercise.predict-shared.hint.1": "c's grad is only complete after both e and g have added "
+    "theirs: g's share is d's data times g's grad.",
+    "exercise.predict-shared.hint.2": "d.grad is 1 (from e) + c's data (from g) = 6.",
+    "exercise.zero-grad.title": "zero_grad: the accumulation traps",
+    "exercise.zero-grad.task": "Write three functions after the class: zero_grad(params) sets "
+    "each parameter's grad to 0; zero_grad_all(root) sets the grad of every Value in root's graph "
+    "to 0, so that root.backward() can run again on the same graph; train(params, loss_fn, steps, "
+    "lr) runs the lecture's loop steps times: loss = loss_fn(), zero the grads, loss.backward(), "
+    "p.data += -lr * p.grad.",
+    "exercise.zero-grad.hint.0": "+= in every closure means grads add up over backward() calls: "
+    "reset them before each call.",
+    "exercise.zero-grad.hint.1": "In train(), loss_fn() rebuilds the graph every step, so zeroing "
+    "the parameters is enough; a graph used twice needs every node zeroed, inner ones included.",
+    "exercise.zero-grad.hint.2": "Zero before loss.backward(), not after it.",
+    "exercise.softmax-nll.title": "softmax and the negative log likelihood",
+    "exercise.softmax-nll.task": "The end of the lecture's exercise set: write softmax(logits), a "
+    "list of exp(logit) / sum(exp(logits)), and nll(probs, target) = -log(probs[target]), with "
+    "your Value's ops (exp, sum() through __radd__, /, log, -). The check compares each logit's "
+    "grad with micrograd's, which is probs[i] - (1 if i == target else 0).",
+    "exercise.softmax-nll.hint.0": "counts = [z.exp() for z in logits]; denominator = "
+    "sum(counts); [c / denominator for c in counts].",
+    "exercise.softmax-nll.hint.1": "sum() starts from the number 0: 0 + Value needs __radd__.",
+    "exercise.softmax-nll.hint.2": "-x needs __neg__ (x * -1), and c / d needs __truediv__ (c * "
+    "d**-1).",
+    "exercise.neuron-mlp.title": "Neuron, Layer and MLP",
+    "exercise.neuron-mlp.task": "Write Neuron(nin), Layer(nin, nout) and MLP(nin, nouts) as in "
+    "the lecture: a Neuron has weights w (a list) and a bias b and computes act(sum(w*x) + b) "
+    "with tanh or relu; parameters() lists w, then b; a Layer of one neuron returns that Value, "
+    "not a list. The check trains MLP(2, [8, 8, 1]) on two moons to over 90% accuracy.",
+    "exercise.neuron-mlp.hint.0": "Neuron: self.w = [Value(random.uniform(-1, 1)) for _ in "
+    "range(nin)], and self.b likewise.",
+    "exercise.neuron-mlp.hint.1": "sum((wi * xi for wi, xi in zip(self.w, x)), self.b) starts the "
+    "sum at the bias; then .tanh().",
+    "exercise.neuron-mlp.hint.2": "parameters(): w + [b] for a Neuron; a Layer joins its neurons' "
+    "lists, an MLP its layers'.",
 }

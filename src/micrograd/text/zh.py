@@ -233,4 +233,331 @@ CATALOG: dict[str, str] = {
     "plot.no_mistakes": "没有分错的",
     "plot.misclassified": "分错的测试图片：{n} 张（真实 -> 预测）",
     "plot.title": "{data}：{spec}，测试准确率 {accuracy:.2f}",
+    # ---- the site's pages
+    "site.run": "运行",
+    "site.running": "运行中…",
+    "site.edit": "编辑",
+    "site.editing": "已编辑：运行的是你改过的代码",
+    "site.queued": "等待上面的代码块运行…",
+    "site.skipped": "没有运行：上面的第 {k} 个代码块出错了",
+    "site.ran": "用时 {s} 秒",
+    "site.runtime": "正在加载 Python（Pyodide {x}，约 13 MB；第一次之后由浏览器缓存）…",
+    "site.package": "正在加载 micrograd（{x}）…",
+    "site.ready": "Python 已就绪，用时 {s} 秒",
+    "site.failed": "Python 加载失败：{x}",
+    "site.crashed": "Python 已停止（刷新页面重新启动）：{x}",
+    "site.starting": "正在启动 Python…",
+    "site.steps_per_s": "每秒 {r} 步（Python 里每步 {ms} 毫秒）",
+    "site.passed": "通过",
+    "site.not_passed": "尚未通过",
+    "site.progress": "本浏览器里已通过 {n} / {total} 个练习",
+    "site.checking": "检查中…",
+    "site.no_more_hints": "没有更多提示了",
+    "site.bad_value": "取值要写成 名字=数字，收到的是 {part!r}",
+    # ---- practice
+    # the words of the Chinese micrograd tutorial series (shared/glossary.zh.md): 父节点 for an
+    # op's inputs, 局部偏导, 上游梯度, 梯度累加 for +=, 闭包, 拓扑排序, 梯度清零, 随机数种子
+    # the local rules, as the first wrong step explains them: practice.why.OP.I is the rule OP
+    # (a key of micrograd.engine.OPS, or - and neg) for its operand I
+    "practice.why.+.0": "`+` 对每个操作数的局部偏导都是 1",
+    "practice.why.+.1": "`+` 对每个操作数的局部偏导都是 1",
+    "practice.why.-.0": "`-` 对左操作数的局部偏导是 1",
+    "practice.why.-.1": "`-` 对右操作数的局部偏导是 -1",
+    "practice.why.*.0": "`*` 对左操作数的局部偏导是右操作数的数值 {value}",
+    "practice.why.*.1": "`*` 对右操作数的局部偏导是左操作数的数值 {value}",
+    "practice.why./.0": "`a / b` 对 a 的局部偏导是 1/b = {value}",
+    "practice.why./.1": "`a / b` 对 b 的局部偏导是 -a/b**2 = {value}",
+    "practice.why.**k.0": "`x**k` 的局部偏导是 k * x**(k-1) = {value}（k = {k}）",
+    "practice.why.**.0": "`a**b` 对 a 的局部偏导是 b * a**(b-1) = {value}",
+    "practice.why.**.1": "`a**b` 对 b 的局部偏导是 a**b * log(a) = {value}",
+    "practice.why.neg.0": "`-x` 的局部偏导是 -1",
+    "practice.why.tanh.0": "tanh 的局部偏导是 1 - t**2 = {value}，t 是输出节点的数值",
+    "practice.why.exp.0": "exp 的导数就是它自己：局部偏导等于输出节点的数值 {value}",
+    "practice.why.ReLU.0": "relu 的局部偏导在输入 > 0 时是 1，否则是 0：这里是 {value}",
+    "practice.why.log.0": "log(x) 的局部偏导是 1/x = {value}",
+    "practice.why.sigmoid.0": "sigmoid 的局部偏导是 s * (1 - s) = {value}",
+    "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
+    # the first wrong step
+    "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
+    "{found}；应当加 {expected}：{why}",
+    "practice.assign": "`{node}._backward()` 之后 `{input}.grad` 变成了 {after}；应当是 {before} "
+    "+ {expected} = {total}：闭包用 = 覆盖了梯度，没有用 += 累加，`{input}.grad` 原来的值丢失了",
+    "practice.not_attached": "`{node}._backward()` 还是默认的空函数，所以 `{input}.grad` 什么也没"
+    "得到；应当加 {expected}：闭包写了却没有挂上（缺少 `out._backward = _backward`）",
+    "practice.operand_binary": "这正是用另一个操作数的数值算出来的：闭包读错了操作数",
+    "practice.operand_unary": "这正是把父节点的数值用在了该用输出节点数值的地方（或者反过来）",
+    "practice.no_upstream": "这只是局部偏导本身：还要乘以上游梯度 out.grad（链式法则）",
+    "practice.wrong_forward": "`{node}` 的数值是 {found}；应当是 {expected}（{args} 的 {symbol}）",
+    "practice.out_differs": "`{what}` 在 {where} 时的数值是 {found}；应当是 {expected}",
+    "practice.grad_differs": "`{input}.grad` 是 {found}（{where}）；micrograd 的引擎算出的是 "
+    "{expected}",
+    # learner code that fails
+    "practice.no_file": "没有文件 {path}",
+    "practice.load_failed": "你的代码无法运行：{error}",
+    "practice.not_written": "`{what}` 还没有写（它抛出 NotImplementedError）",
+    "practice.raised": "`{what}` 抛出了 {error}",
+    "practice.recursion": "`{what}` 抛出了 RecursionError：递归的拓扑排序（或互相调用的 "
+    "_backward()）每多一个 Value 就多一层 Python 调用；请用循环和自己的栈来做拓扑排序",
+    "practice.no_class": "你的代码里没有类 `{name}`",
+    "practice.too_long": "`{what}` 运行超过 {seconds} 秒，已被停止：是不是有一个永远不结束的循环？"
+    "（条件永远不变的 while 循环，或者遍历计算图时从不记录已经访问过的节点）",
+    "practice.not_value": "`{what}` 返回的是 {kind}，不是 Value",
+    "practice.missing_method": "你的 Value 没有 {method}",
+    "practice.unknown_exercise": "没有练习 {exercise!r}；可选的练习：{known}",
+    # backward()
+    "practice.chain": "{n} 个 Value 的长链",
+    "practice.se_graph": "Stack Exchange 问题里的图，a = {a}, b = {b}",
+    "practice.ran_twice": "`{node}._backward()` 运行了第二次：每个节点的 _backward() 只能运行一次"
+    "，否则它的父节点会拿到两份梯度",
+    "practice.root_not_one": "输出节点的 _backward() 运行时梯度是 {found}；应当是 1：backward() 先"
+    "要把输出节点的梯度设为 1（self.grad = 1.0）",
+    "practice.too_early": "`{node}._backward()` 运行时 {node}.grad 是 {found}；应当是 {expected}："
+    "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的子节点之后运行（"
+    "全局的 visited 集合做不到这一点；拓扑排序的逆序能保证）",
+    "practice.never_ran": "`{node}._backward()` 从没运行，所以它的父节点什么也没得到",
+    # zero_grad and train
+    "practice.still_set": "zero_grad_all(root) 之后 `{node}.grad` 还是 {value}：计算图里每个 "
+    "Value 的梯度都要清零，中间节点也一样，不只是叶子节点",
+    "practice.params_not_zeroed": "zero_grad(params) 之后第 {index} 个参数的梯度是 {value}；应当"
+    "是 0",
+    "practice.accumulated": "第 {step} 步里 `{name}.grad` 是 {found}，但这一步自己的梯度是 "
+    "{expected}：它还留着第 {previous_step} 步的 {previous}。梯度没有清零：请在 loss.backward() 之"
+    "前把梯度清零",
+    "practice.zeroed_late": "第 {step} 步更新参数时 `{name}.grad` 是 0：要在 loss.backward() 之前"
+    "把梯度清零，而不是之后",
+    "practice.bad_grad": "第 {step} 步里 `{name}.grad` 是 {found}；应当是 {expected}",
+    "practice.bad_update": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}（p.data "
+    "+= -lr * p.grad）",
+    "practice.calls": "steps={steps} 时 train() 调用了 {found} 次 loss_fn",
+    "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
+    "{found}；第一次是 {expected}",
+    # Neuron, Layer, MLP
+    "practice.params_count": "{what} 有 {found} 个参数；应当是 {expected}",
+    "practice.neuron_forward": "Neuron(3)(x) 得到 {found}；act(w·x + b) 用 tanh 是 {expected}，用 "
+    "relu 是 {relu}",
+    "practice.mlp_output": "MLP(2, [8, 8, 1])(x) 返回的是 {kind}：只有一个神经元的层应当直接返回那"
+    "个 Value，而不是列表",
+    "practice.mlp_grad": "loss.backward() 之后第 {index} 个参数的梯度是 {found}；同一个网络在 "
+    "micrograd 的引擎里是 {expected}",
+    "practice.accuracy": "在 moons 数据集上训练 {steps} 步后训练准确率是 {accuracy}；应当超过 0.9",
+    # the result
+    "practice.passed": "{exercise}：通过",
+    "practice.failed": "{exercise}：还没通过（{mistake}）",
+    "practice.first_wrong_step": "第一个出错的步骤：{step}",
+    "practice.seed": "随机数种子 {seed}（check(..., seed={seed}) 或 --seed {seed} 可以重现这些点）",
+    "practice.col_exercise": "练习",
+    "practice.col_result": "结果",
+    "practice.col_step": "第一个出错的步骤",
+    "practice.ok": "通过",
+    "practice.col_input": "输入",
+    "practice.col_points": "点数",
+    "practice.col_exact": "完全相同",
+    "practice.col_close": "足够接近",
+    "practice.col_engine": "最大差（引擎）",
+    "practice.col_numeric": "最大差（中心差分）",
+    # the exercises around the engine (micrograd.practice.lecture)
+    "practice.no_function": "你的代码里没有函数 `{name}`",
+    "practice.three_numbers": "{what} 应该返回三个数 [df/da, df/db, df/dc]，实际得到 {found}",
+    "practice.gradf_wrong": "在 {where} 处，gradf 给出 df/d{input} = {found}；应该是 {expected}",
+    "practice.nudge_wrong": "在 {where} 处，{fn} 给出 df/d{input} = {found}；按题目的方式挪动 "
+    "{input} 得到的是 {expected}",
+    "practice.nudged_other_way": "在 {where} 处，{fn} 给出 df/d{input} = {found}，用的是另一种差分"
+    "：numerical_grad 只向前挪，(f(x + h) - f(x)) / h；symmetric_grad 上下各挪一次，(f(x + h) - "
+    "f(x - h)) / (2h)；应该是 {expected}",
+    "practice.predict_wrong": "{node} 这一步的 `{input}.grad += ?`：你的答案是 {found}；应该是 "
+    "{expected}：局部偏导 ∂{node}/∂{input} 是 {local}，{node}.grad（上游梯度）是 {upstream}",
+    "practice.predict_count": "按 backward() 的顺序，每一次 += 给一个数：应该有 {expected} 个，实"
+    "际有 {found} 个",
+    "practice.softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 "
+    "logit 的 exp 除以所有 exp 之和）",
+    "practice.nll_forward": "nll(probs, {target}) 是 {found}；应该是 -log(probs[{target}]) = "
+    "{expected}",
+    # the command: micrograd practice ...
+    "practice.cmd.task": "任务",
+    "practice.cmd.hints_left": "提示 {n} / {total}",
+    "practice.cmd.last_hint": "这是最后一条提示。检查过一次之后，`micrograd practice reveal {id}` "
+    "会显示参考答案。",
+    "practice.cmd.more_hints": "更多提示：`micrograd practice hint {id}`。",
+    "practice.cmd.exists": "{path} 已经存在：没有覆盖（想重新开始就先删掉它）",
+    "practice.cmd.written": "已写入 {path}：完成其中的 TODO，然后运行 `micrograd practice check "
+    "{id}`",
+    "practice.cmd.written_quiz": "已写入 {path}：在浏览器里打开它，预测每一次 +=；或者在终端里回答"
+    "：`micrograd practice check {id}`",
+    "practice.cmd.no_stub": "没有 {path}：先运行 `micrograd practice start {id}`，或者给出文件",
+    "practice.cmd.reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}`（检查过"
+    "一次后才能查看答案）",
+    "practice.cmd.solution": "{id} 的参考答案（讲座的写法）：",
+    "practice.cmd.corrupt": "{path} 无法读取（{why}）：进度从头开始",
+    "practice.cmd.fresh": "还没有进度（{path} 不存在）",
+    "practice.cmd.passed_count": "{total} 个练习中通过了 {n} 个",
+    "practice.cmd.col_id": "练习",
+    "practice.cmd.col_title": "标题",
+    "practice.cmd.col_attempts": "检查次数",
+    "practice.cmd.col_hints": "提示",
+    "practice.cmd.col_done": "通过",
+    "practice.cmd.yes": "是",
+    "practice.cmd.no": "-",
+    "practice.cmd.stub_check": "检查：     micrograd practice check {id}",
+    "practice.cmd.stub_hint": "提示：     micrograd practice hint {id}",
+    "practice.cmd.unknown": "没有练习 {id!r}；`micrograd practice list` 会列出所有练习",
+    "practice.cmd.help": "练习：自己实现反向传播，逐步检查",
+    "practice.cmd.about": "练习反向传播：每个练习要求你写讲座风格 Value 的一部分；check 会找出你代"
+    "码里第一个出错的步骤。",
+    "practice.cmd.help_lang": "语言：en 或 zh（默认按 LANG，zh_* 为中文）",
+    "practice.cmd.help_list": "按讲座的顺序列出所有练习",
+    "practice.cmd.help_start": "写出 ./practice/ID.py：任务说明和一个待你填写的代码框架",
+    "practice.cmd.help_notebook": "改为写出 ID.ipynb",
+    "practice.cmd.help_check": "检查你的代码（默认：./practice/ID.py）；通过时退出状态为 0",
+    "practice.cmd.help_seed": "给出之前某次检查的随机数种子，重放同样的随机点",
+    "practice.cmd.help_hint": "显示一个练习的下一条提示",
+    "practice.cmd.help_reveal": "显示参考答案（至少检查过一次之后）",
+    "practice.cmd.help_status": "你的进度（来自 ./practice/progress.json）",
+    "practice.cmd.help_check_engine": "对一个完整的讲座风格引擎运行所有适用于它的练习",
+    # the exercises, in the lecture's order: a title, a task and hints (from 0) each
+    "exercise.derivative.title": "手算导数，再用微小扰动估计",
+    "exercise.derivative.task": "stub 里定义了 f(a, b, c) = -a**3 + sin(3*b) - 1.0/c + b**2.5 - "
+    "a**0.5。实现 gradf(a, b, c)：手算出的 [df/da, df/db, df/dc]；numerical_grad(f, a, b, c, h)："
+    "把每个输入挪动 h 来估计同样的导数（前向差分，(f(a+h, b, c) - f(a, b, c)) / h）；以及 "
+    "symmetric_grad(f, a, b, c, h)：用中心差分 (f(a+h) - f(a-h)) / (2h)，它更准确。",
+    "exercise.derivative.hint.0": "逐项求导：d(-a**3)/da = -3*a**2，d(a**0.5)/da = 0.5*a**-0.5；a "
+    "变化时含 b 和 c 的项不变。",
+    "exercise.derivative.hint.1": "d sin(3*b)/db = 3*cos(3*b)（链式法则）；d(-1/c)/dc = 1/c**2。",
+    "exercise.derivative.hint.2": "每次只挪动一个输入，另外两个保持不变；对称的版本上下各挪一次，"
+    "再除以 2*h。",
+    "exercise.predict-lecture.title": "预测梯度：讲座里的第一张图",
+    "exercise.predict-lecture.task": "L = (a*b + c) * f，a = 2，b = -3，c = 10，f = -2，和讲座里手"
+    "工填梯度的那张图一样。预测 L.backward() 的每一次 +=：`micrograd practice check "
+    "predict-lecture` 在终端里逐个提问；网页 practice/predict-lecture.html 在浏览器里问同样的问题"
+    "。",
+    "exercise.predict-lecture.hint.0": "每一步加上的是（局部偏导）×（该节点的梯度）：节点的梯度写"
+    "在这一步的那一行里。",
+    "exercise.predict-lecture.hint.1": "加法对两个父节点的局部偏导都是 1；乘法的局部偏导是另一个父"
+    "节点的 data。",
+    "exercise.predict-lecture.hint.2": "L.grad 是 1；d.grad 是 f 的 data，即 -2；e 的梯度经过 + "
+    "从 d 传来。",
+    "exercise.op-add.title": "__add__：加法的局部规则",
+    "exercise.op-add.task": "按讲座的写法实现 Value.__add__：out = Value(self.data + other.data, "
+    "(self, other), '+')，再写一个 _backward 闭包，把 out.grad 传给两个父节点。数字在任一边都要能"
+    "用（2 + a 用的是 __radd__）。",
+    "exercise.op-add.hint.0": "d(a + b)/da = 1，d(a + b)/db = 1：每个父节点都得到 1 * out.grad。",
+    "exercise.op-add.hint.1": "闭包里用 +=（梯度累加）：被用了两次的 Value（a + a）要拿到两份梯度"
+    "。",
+    "exercise.op-add.hint.2": "return out 之前把闭包挂上：out._backward = _backward。",
+    "exercise.op-mul.title": "__mul__：乘法的局部规则",
+    "exercise.op-mul.task": "实现 Value.__mul__：out = Value(self.data * other.data, (self, "
+    "other), '*') 和它的 _backward 闭包。",
+    "exercise.op-mul.hint.0": "d(a * b)/da = b：每个父节点的局部偏导是另一个操作数的数值。",
+    "exercise.op-mul.hint.1": "self.grad += other.data * out.grad，other.grad += self.data * "
+    "out.grad。",
+    "exercise.op-mul.hint.2": "a * a：两行都加到 a.grad 上，它得到 2 * a.data * out.grad。",
+    "exercise.predict-neuron.title": "预测梯度：tanh 神经元",
+    "exercise.predict-neuron.task": "o = tanh(x1*w1 + x2*w2 + b)，x1 = 2，x2 = 0，w1 = -3，w2 = "
+    "1，b = 6.8813735870195432（讲座里的神经元，o = 0.7071）。预测 o.backward() 的每一次 +=。",
+    "exercise.predict-neuron.hint.0": "d tanh(n)/dn = 1 - tanh(n)**2 = 1 - o**2：o = 0.7071 时是 "
+    "0.5。",
+    "exercise.predict-neuron.hint.1": "求和把 n 的梯度原样传给每个父节点。",
+    "exercise.predict-neuron.hint.2": "x2 是 0，所以 w2 得到 0 × 上游梯度；x1 得到 w1 × 上游梯度。",
+    "exercise.op-pow.title": "__pow__：数字指数的幂",
+    "exercise.op-pow.task": "为数字指数 k（整数或浮点数）实现 Value.__pow__：out = "
+    "Value(self.data**k, (self,), f'**{{k}}') 和它的闭包。（Value 作指数见 op-pow-value。）",
+    "exercise.op-pow.hint.0": "d(x**k)/dx = k * x**(k-1)。",
+    "exercise.op-pow.hint.1": "注意括号：other * self.data ** (other - 1)，而不是 self.data ** "
+    "other - 1。",
+    "exercise.op-pow.hint.2": "这里的指数是普通数字：只有 self 得到梯度。",
+    "exercise.op-tanh.title": "tanh",
+    "exercise.op-tanh.task": "实现 Value.tanh()：t = tanh(self.data)（math.tanh，或讲座里的 "
+    "(e**2x - 1)/(e**2x + 1)），out = Value(t, (self,), 'tanh')，以及它的闭包。",
+    "exercise.op-tanh.hint.0": "d tanh(x)/dx = 1 - tanh(x)**2。",
+    "exercise.op-tanh.hint.1": "用输出节点的数值 t：1 - t**2，而不是 1 - x**2。",
+    "exercise.op-tanh.hint.2": "乘以上游梯度：self.grad += (1 - t**2) * out.grad。",
+    "exercise.op-exp.title": "exp",
+    "exercise.op-exp.task": "实现 Value.exp()：out = Value(math.exp(self.data), (self,), 'exp') 和"
+    "它的闭包。",
+    "exercise.op-exp.hint.0": "exp 的导数就是它自己：d e**x/dx = e**x。",
+    "exercise.op-exp.hint.1": "局部偏导是 out.data（输出节点的数值），不是 self.data。",
+    "exercise.op-exp.hint.2": "self.grad += out.data * out.grad。",
+    "exercise.op-relu.title": "relu",
+    "exercise.op-relu.task": "实现 Value.relu()：out = Value(0 if self.data < 0 else self.data, "
+    "(self,), 'ReLU') 和它的闭包。",
+    "exercise.op-relu.hint.0": "输入 > 0 时局部偏导是 1，否则是 0（恰好为 0 时也是 0，和 PyTorch "
+    "一样）。",
+    "exercise.op-relu.hint.1": "(out.data > 0) 是 True 或 False，Python 相乘时当作 1 或 0。",
+    "exercise.op-relu.hint.2": "self.grad += (out.data > 0) * out.grad。",
+    "exercise.op-sub.title": "__sub__",
+    "exercise.op-sub.task": "实现 Value.__sub__（a - b）：用已有的运算拼出来（self + (-other)，其"
+    "中 __neg__ 是 self * -1），或者写成一个带自己闭包的运算 '-'。",
+    "exercise.op-sub.hint.0": "d(a - b)/da = 1，d(a - b)/db = -1。",
+    "exercise.op-sub.hint.1": "用加法和取负拼出来时，链式法则会替你算出 -1。",
+    "exercise.op-sub.hint.2": "写成单独的运算时：self.grad += out.grad，other.grad += -1 * "
+    "out.grad。",
+    "exercise.op-div.title": "__truediv__",
+    "exercise.op-div.task": "实现 Value.__truediv__（a / b）：用已有的运算拼出来（self * "
+    "other**-1），或者写成一个带自己闭包的运算 '/'。",
+    "exercise.op-div.hint.0": "d(a / b)/da = 1/b，d(a / b)/db = -a/b**2。",
+    "exercise.op-div.hint.1": "self * other**-1 复用 __mul__ 和 __pow__：不需要新的闭包。",
+    "exercise.op-div.hint.2": "写成单独的运算时：other.grad += -self.data / other.data**2 * "
+    "out.grad。",
+    "exercise.op-log.title": "log",
+    "exercise.op-log.task": "实现 Value.log()（自然对数）：out = Value(math.log(self.data), "
+    "(self,), 'log') 和它的闭包。",
+    "exercise.op-log.hint.0": "d log(x)/dx = 1/x。",
+    "exercise.op-log.hint.1": "用 self.data（父节点的数值），不是 out.data：1 / self.data。",
+    "exercise.op-log.hint.2": "self.grad += (1 / self.data) * out.grad。",
+    "exercise.op-pow-value.title": "x ** y：Value 作指数",
+    "exercise.op-pow-value.task": "让 ** 接受 Value 作指数。stub 里的 __pow__ 会调用 "
+    "self._pow_value(other)：实现它，out = Value(self.data**other.data, (self, other), '**')，闭包"
+    "要给两个父节点各自的梯度。",
+    "exercise.op-pow-value.hint.0": "d(a**b)/da = b * a**(b-1)，d(a**b)/db = a**b * log(a)。",
+    "exercise.op-pow-value.hint.1": "指数那一份要用底数的对数；a**b 就是 out.data。",
+    "exercise.op-pow-value.hint.2": "也可以用已有的运算拼出来：a > 0 时 (other * "
+    "self.log()).exp() 就是 a**b。",
+    "exercise.backward.title": "backward()：拓扑排序与 +=",
+    "exercise.backward.task": "实现 Value.backward()：对计算图做拓扑排序，把输出节点的梯度设为 1（"
+    "self.grad = 1.0），再按逆序调用每个 Value 的 _backward()。检查用的图：a + a；b = a + a; c = "
+    "b + b；Stack Exchange 问题里的图（a.grad 25，b.grad 19）；以及 100,000 个 Value 的长链。",
+    "exercise.backward.hint.0": "一个 Value 的 _backward() 只能在所有用到它的子节点都把梯度传给它"
+    "之后才运行：拓扑排序的逆序保证了这一点。",
+    "exercise.backward.hint.1": "visited 集合要放在 backward() 里面（不能是全局的），每个 "
+    "_backward() 只调用一次。",
+    "exercise.backward.hint.2": "Python 的递归大约 1,000 层就会停：用循环和自己的栈来做拓扑排序。",
+    "exercise.predict-shared.title": "预测梯度：被多次使用的 Value",
+    "exercise.predict-shared.task": "Stack Exchange 问题里的图：c = a + b，d = a * b，e = c + d，"
+    "g = c * d，f = e + g，a = 2，b = 3。a 和 b、c 和 d 都各自被两个 Value 使用：预测每一次 +=，看"
+    "看为什么 a.grad 最后是 25，b.grad 是 19。",
+    "exercise.predict-shared.hint.0": "被用了两次的 Value 会收到两份梯度，每个用到它的子节点各给一"
+    "份：+= 把它们累加起来。",
+    "exercise.predict-shared.hint.1": "c 的梯度要等 e 和 g 都把自己那一份加上之后才完整：g 给的那"
+    "一份是 d 的 data × g 的梯度。",
+    "exercise.predict-shared.hint.2": "d.grad 是 1（来自 e）+ c 的 data（来自 g）= 6。",
+    "exercise.zero-grad.title": "梯度清零：累加的陷阱",
+    "exercise.zero-grad.task": "在类的后面写三个函数：zero_grad(params) 把每个参数的梯度清零；"
+    "zero_grad_all(root) 把 root 的计算图里每个 Value 的梯度清零，好在同一张图上再次调用 "
+    "root.backward()；train(params, loss_fn, steps, lr) 按讲座的循环运行 steps 次：loss = "
+    "loss_fn()，梯度清零，loss.backward()，p.data += -lr * p.grad。",
+    "exercise.zero-grad.hint.0": "每个闭包都用 +=，所以多次调用 backward() 时梯度会累加：每次调用"
+    "之前都要清零。",
+    "exercise.zero-grad.hint.1": "train() 里 loss_fn() 每一步都重新建图，所以只清零参数就够了；同"
+    "一张图用两次时，每个节点（包括中间节点）都要清零。",
+    "exercise.zero-grad.hint.2": "在 loss.backward() 之前清零，而不是之后。",
+    "exercise.softmax-nll.title": "softmax 与负对数似然",
+    "exercise.softmax-nll.task": "讲座练习的最后一题：用你的 Value 的运算（exp、经过 __radd__ 的 "
+    "sum()、/、log、-）实现 softmax(logits)：exp(logit) / sum(exp(logits)) 组成的列表；以及 "
+    "nll(probs, target) = -log(probs[target])。检查会把每个 logit 的梯度与 micrograd 的比较，后者"
+    "等于 probs[i] - (i == target 时为 1，否则为 0)。",
+    "exercise.softmax-nll.hint.0": "counts = [z.exp() for z in logits]；denominator = "
+    "sum(counts)；[c / denominator for c in counts]。",
+    "exercise.softmax-nll.hint.1": "sum() 从数字 0 开始：0 + Value 需要 __radd__。",
+    "exercise.softmax-nll.hint.2": "-x 需要 __neg__（x * -1），c / d 需要 __truediv__（c * d**-1）"
+    "。",
+    "exercise.neuron-mlp.title": "神经元、层与多层感知机",
+    "exercise.neuron-mlp.task": "按讲座实现 Neuron(nin)、Layer(nin, nout) 和 MLP(nin, nouts)：神经"
+    "元有权重 w（列表）和偏置 b，计算 act(sum(w*x) + b)，激活函数用 tanh 或 relu；parameters() 先"
+    "列出 w，再列出 b；只有一个神经元的层返回那个 Value，而不是列表。检查会在 moons 数据集上训练 "
+    "MLP(2, [8, 8, 1])，训练准确率要超过 90%。",
+    "exercise.neuron-mlp.hint.0": "神经元：self.w = [Value(random.uniform(-1, 1)) for _ in "
+    "range(nin)]，self.b 同理。",
+    "exercise.neuron-mlp.hint.1": "sum((wi * xi for wi, xi in zip(self.w, x)), self.b) 让求和从偏"
+    "置开始；再 .tanh()。",
+    "exercise.neuron-mlp.hint.2": "parameters()：神经元返回 w + [b]；层把各个神经元的列表连起来，"
+    "多层感知机把各层的连起来。",
 }
