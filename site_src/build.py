@@ -47,6 +47,12 @@ PAGES = {
     "docs/tutorial.zh-CN.md": "tutorial.zh.md",
     "docs/bugs.md": "bugs.md",
     "docs/bugs.zh-CN.md": "bugs.zh.md",
+    "docs/guide.md": "guide.md",
+    "docs/guide.zh-CN.md": "guide.zh.md",
+    "docs/performance.md": "performance.md",
+    "docs/performance.zh-CN.md": "performance.zh.md",
+    "docs/development.md": "development.md",
+    "docs/development.zh-CN.md": "development.zh.md",
 }
 RUNNABLE = set(PAGES)  # pages whose python blocks get a Run button
 COPIED = {"docs/img": "img", "docs/notebooks": "notebooks"}  # folders copied as they are

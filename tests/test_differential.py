@@ -41,7 +41,10 @@ ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
 RUNNER = os.path.join(ROOT, "tests", "run_programs.py")
 DOCUMENTS = [  # the Chinese ones once they exist (the tutorial tests require them)
     d
-    for d in ["README.md", "README.zh-CN.md", "docs/tutorial.md", "docs/tutorial.zh-CN.md"]
+    for d in [
+        *("README.md", "README.zh-CN.md", "docs/guide.md", "docs/guide.zh-CN.md"),
+        *("docs/tutorial.md", "docs/tutorial.zh-CN.md"),
+    ]
     if os.path.exists(os.path.join(ROOT, d))
 ]
 MARKER = re.compile(r"# differs from micrograd 0\.1\.0: ([\w-]+)")

@@ -114,9 +114,16 @@ def test_the_tutorials_follow_the_seed_chapters_order():
             assert word in heading, (path, heading, word)
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
-def test_readme_blocks_print_what_the_readme_says(readme, tmp_path):
-    run_document(os.path.join(ROOT, readme), tmp_path)
+@pytest.mark.parametrize(
+    "document",
+    [
+        *("README.md", "README.zh-CN.md", "docs/guide.md", "docs/guide.zh-CN.md"),
+        *("docs/performance.md", "docs/performance.zh-CN.md"),
+        *("docs/development.md", "docs/development.zh-CN.md"),
+    ],
+)
+def test_the_front_door_and_reference_blocks_print_what_they_say(document, tmp_path):
+    run_document(os.path.join(ROOT, document), tmp_path)
 
 
 def test_the_readmes_link_each_other():
