@@ -10,7 +10,8 @@
    `.mg-run` (site_src/assets/site.js gives it a Run button).
 2. `mkdocs build --strict` into site/.
 3. Copy the runtime in: Pyodide's files from node_modules/pyodide (its notice beside them), the
-   wheel, the files the documents' code opens (examples/newton.py ...), and a manifest naming them.
+   wheel, the files the documents' code opens (examples/newton.py ...), and a manifest naming them;
+   bundle the practice page's editor (site_src/assets/editor.js: CodeMirror 6) with esbuild.
 """
 
 from __future__ import annotations
@@ -242,6 +243,37 @@ def runtime(wheel: str, files: dict[str, str]) -> None:
         json.dump(manifest, f, indent=1)
 
 
+EDITOR_PACKAGES = [
+    "codemirror",
+    *("@codemirror/lang-python", "@codemirror/commands", "@codemirror/language"),
+    *("@codemirror/state", "@codemirror/view"),
+]
+
+
+def editor() -> None:
+    """site_src/assets/editor.js and the CodeMirror packages it imports, bundled into one script of
+    the site (site/assets/site/editor.js), with their licenses beside it."""
+    esbuild = os.path.join(ROOT, "node_modules", ".bin", "esbuild")
+    out = os.path.join(SITE, "assets", "site", "editor.js")
+    source = os.path.join(ROOT, "site_src", "assets", "editor.js")
+    cmd = [esbuild, source, "--bundle", "--format=iife", "--minify", "--legal-comments=none"]
+    code = subprocess.call([*cmd, f"--outfile={out}", "--log-level=warning"], cwd=ROOT)
+    if code:
+        sys.exit(code)
+    lines = []
+    for name in EDITOR_PACKAGES:
+        with open(os.path.join(ROOT, "node_modules", name, "package.json"), encoding="utf-8") as f:
+            meta = json.load(f)
+        lines.append(f"{meta['name']} {meta['version']}: {meta['license']} license")
+    with open(os.path.join(SITE, "assets", "site", "editor.NOTICE.txt"), "w", encoding="utf-8") as f:
+        f.write(
+            "editor.js bundles CodeMirror 6 (https://codemirror.net, by Marijn Haverbeke and others),\n"
+            "unmodified, from the npm packages that package-lock.json pins:\n"
+            + "\n".join(lines)
+            + "\n"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--wheel", required=True, help="this package's wheel")
@@ -255,6 +287,7 @@ def main() -> None:
     if code:
         sys.exit(code)
     runtime(args.wheel, files)
+    editor()
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, names in os.walk(SITE) for f in names)
     print(f"site/ built: {total / 1e6:.1f} MB; serve it with: python3 tasks.py site --serve")
 

@@ -579,3 +579,89 @@ def test_the_pages_policy_keeps_the_pages_python_on_the_site(browser, site):
     finally:
         elsewhere.shutdown()
         elsewhere.server_close()
+
+
+def practice_ready(browser, site, page="practice/"):
+    browser.get(site.url + page)
+    until(
+        browser,
+        "return document.querySelector('[data-mg]').dataset.state === 'ready'"
+        " && !!document.querySelector('[data-mg]').dataset.editor",
+        LOAD,
+        "the exercise and its editor",
+    )
+    return browser.find_element("css selector", '[data-mg="practice"]')
+
+
+def test_the_practice_editor_indents_with_tab_and_start_over_asks_first(browser, site):
+    from selenium.webdriver.common.keys import Keys
+
+    root = practice_ready(browser, site)
+    assert root.get_attribute("data-editor") == "codemirror"
+    editor = root.find_element("css selector", "[data-editor] .cm-content")
+    assert root.find_elements(
+        "css selector", "[data-editor] .cm-line .tok-keyword, [data-editor] .cm-line span"
+    )
+    editor.click()
+    editor.send_keys(Keys.CONTROL, Keys.END)
+    editor.send_keys(Keys.ENTER, Keys.HOME, Keys.TAB, "pass  # mine")
+    source = root.find_element("css selector", '[data-field="source"]')
+    until(browser, "return arguments[0].value.includes('pass  # mine')", 10, "the edit", source)
+    assert "\n    pass  # mine" in source.get_attribute("value")  # Tab indented by four spaces
+    confirm = root.find_element("css selector", "[data-confirm]")
+    assert not confirm.is_displayed()
+    root.find_element("css selector", '[data-action="restart"]').click()
+    assert confirm.is_displayed() and "practice start" in confirm.text
+    root.find_element("css selector", '[data-action="keep"]').click()
+    assert not confirm.is_displayed() and "# mine" in source.get_attribute("value")
+    root.find_element("css selector", '[data-action="restart"]').click()
+    root.find_element("css selector", '[data-action="erase"]').click()
+    until(browser, "return !arguments[0].value.includes('# mine')", 30, "the fresh stub", source)
+    assert 'raise NotImplementedError("__mul__")' in source.get_attribute("value")
+    stayed_local(browser)
+
+
+def test_a_check_that_never_ends_is_stopped_and_the_code_kept(browser, site):
+    """Over its time limit (3 s here; 15 s on the page) the check's worker is ended, the page says
+    so, the learner's code stays, and the next check runs in a new Python. Stop does the same."""
+    root = practice_ready(browser, site, "zh/practice/")
+    browser.execute_script("arguments[0].dataset.limit = '3'", root)
+    source = root.find_element("css selector", '[data-field="source"]')
+    forever = source.get_attribute("value").replace(
+        'raise NotImplementedError("__mul__")', "while True:\n            pass", 1
+    )
+    assert forever != source.get_attribute("value")
+    browser.execute_script(
+        "arguments[0].value = arguments[1];"
+        " arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+        source,
+        forever,
+    )
+    result = root.find_element("css selector", "[data-result]")
+    check = root.find_element("css selector", '[data-action="check"]')
+    started = time.monotonic()
+    check.click()
+    until(browser, "return arguments[0].dataset.state === 'done'", 60, "the stopped check", result)
+    assert time.monotonic() - started < 30
+    assert "运行 3 秒后被停止" in result.text and source.get_attribute("value") == forever
+    stop = root.find_element("css selector", '[data-action="stop"]')
+    assert not stop.is_displayed()
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()  # a new Python; this time stopped by hand
+    until(browser, "return arguments[1].offsetParent !== null", 60, "the stop button", result, stop)
+    stop.click()
+    until(browser, "return arguments[0].dataset.state === 'done'", 60, "the check stopped", result)
+    assert "已停止" in result.text and source.get_attribute("value") == forever
+    stub = browser.execute_script("return arguments[0].value", source).replace(
+        "while True:\n            pass", 'raise NotImplementedError("__mul__")', 1
+    )
+    browser.execute_script(
+        "arguments[0].value = arguments[1];"
+        " arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+        source,
+        stub,
+    )
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()  # Python starts again and checks as before
+    until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "a check after", result)
+    assert "NotImplementedError" in result.text

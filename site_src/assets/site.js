@@ -44,7 +44,7 @@
     // a visitor runs in Python can then reach nothing but the site itself.
     const entry = JSON.stringify(new URL("assets/site/worker.js", SITE).href);
     const boot = new Blob([`import ${entry};`], { type: "text/javascript" });
-    state.worker = new Worker(URL.createObjectURL(boot), { type: "module" });
+    const worker = (state.worker = new Worker(URL.createObjectURL(boot), { type: "module" }));
     state.worker.onmessage = (event) => {
       const m = event.data;
       if (m.progress) {
@@ -78,7 +78,7 @@
         return info;
       },
       (e) => {
-        setStatus("error", say("failed", { x: e.message }));
+        if (state.worker === worker) setStatus("error", say("failed", { x: e.message })); // not ended on purpose
         throw e;
       }
     );
@@ -94,9 +94,43 @@
     });
   }
 
+  // Python, loaded; a crashed one starts again (no reload needed)
+  function ready() {
+    if (state.dead) restartPython(state.dead);
+    return python();
+  }
+
   async function call(name, ...args) {
-    await python();
+    await ready();
     return send(name, ...args);
+  }
+
+  // End the worker (a check over its time limit, the Stop button, a Python that crashed): every
+  // pending call fails with `why`, and the next call starts Python again in a new worker.
+  function restartPython(why) {
+    if (state.worker) state.worker.terminate();
+    state.worker = null;
+    state.ready = null;
+    state.dead = null;
+    for (const p of state.calls.values()) p.reject(new Error(why));
+    state.calls.clear();
+    setStatus("stopped", why);
+  }
+
+  // A script of the site, loaded once, on the page that needs it.
+  const scripts = new Map();
+  function loadScript(path) {
+    if (!scripts.has(path))
+      scripts.set(
+        path,
+        new Promise((resolve, reject) => {
+          const tag = el("script", { src: new URL(path, SITE).href });
+          tag.onload = resolve;
+          tag.onerror = () => reject(new Error(`${path} could not be loaded`));
+          document.head.append(tag);
+        })
+      );
+    return scripts.get(path);
   }
 
   function el(tag, attrs, text) {
@@ -377,7 +411,30 @@
     const result = q("[data-result]");
     const task = q("[data-task]");
     const hints = q("[data-hints]");
+    const stop = q('[data-action="stop"]');
+    const confirmRow = q("[data-confirm]");
     let exercises = [];
+    let editor = null; // CodeMirror (assets/site/editor.js); the textarea stays the model
+    const limit = () => Number(root.dataset.limit) || 15; // seconds a check may run
+
+    function edited(text) {
+      source.value = text;
+      const p = load();
+      entry(p, pick.value).source = text;
+      save(p);
+    }
+    function show(text) {
+      source.value = text;
+      if (editor) editor.set(text);
+    }
+    loadScript("assets/site/editor.js").then(
+      () => {
+        editor = window.mgEditor.create(source.parentNode.insertBefore(el("div", { class: "mg-code", "data-editor": "" }), source), source.value, edited);
+        source.hidden = true;
+        root.dataset.editor = "codemirror";
+      },
+      () => (root.dataset.editor = "textarea") // the plain text area, still usable
+    );
 
     // Stored progress is input like any other (any script of the origin can write it): only the
     // shape this page writes is kept, with counts as non-negative integers, hints at most the
@@ -424,7 +481,7 @@
       result.dataset.passed = "";
       const p = load();
       const mine = p[id] && p[id].source;
-      source.value = mine || (await call("practice_stub", id, LANG));
+      show(mine || (await call("practice_stub", id, LANG)));
       for (let i = 0; i < (p[id] ? p[id].hints : 0); i++) showHint(ex, i);
       root.dataset.exercise = id;
     }
@@ -441,8 +498,25 @@
       result.dataset.passed = "";
       result.dataset.state = "checking";
       result.textContent = say("checking");
+      stop.hidden = false;
+      let timer = null;
+      let end = null;
+      const stopped = new Promise((_, reject) => {
+        end = (why) => {
+          restartPython(why);
+          reject(new Error(why));
+        };
+      });
+      stop.onclick = () => end(say("check_stopped"));
+      const checking = (async () => {
+        await ready(); // loading Python is not part of the check's time
+        const seconds = limit();
+        timer = setTimeout(() => end(say("check_too_long", { s: seconds })), seconds * 1000);
+        return send("practice_check", id, source.value, LANG);
+      })();
+      checking.catch(() => {}); // when stopped, the race below has the error
       try {
-        const r = await call("practice_check", id, source.value, LANG);
+        const r = await Promise.race([checking, stopped]);
         result.textContent = r.text;
         result.dataset.passed = String(r.passed);
         const p = load();
@@ -456,6 +530,9 @@
         result.textContent = e.message;
         result.dataset.passed = "false";
       } finally {
+        clearTimeout(timer);
+        stop.hidden = true;
+        stop.onclick = null;
         result.dataset.state = "done";
         button.disabled = false;
       }
@@ -473,16 +550,19 @@
       e.hints += 1;
       save(p);
     });
-    q('[data-action="restart"]').addEventListener("click", async () => {
+    // Start over erases the learner's code: it asks first, in the page
+    q('[data-action="restart"]').addEventListener("click", () => (confirmRow.hidden = false));
+    q('[data-action="keep"]').addEventListener("click", () => (confirmRow.hidden = true));
+    q('[data-action="erase"]').addEventListener("click", async () => {
+      confirmRow.hidden = true;
       const p = load();
       entry(p, pick.value).source = null;
       save(p);
-      source.value = await call("practice_stub", pick.value, LANG);
+      show(await call("practice_stub", pick.value, LANG));
     });
     source.addEventListener("input", () => {
-      const p = load();
-      entry(p, pick.value).source = source.value;
-      save(p);
+      edited(source.value);
+      if (editor) editor.set(source.value);
     });
     pick.addEventListener("change", () => open(pick.value));
 

@@ -274,6 +274,8 @@ CATALOG: dict[str, str] = {
     "site.not_passed": "not passed yet",
     "site.progress": "{n} of {total} exercises passed in this browser",
     "site.checking": "checking…",
+    "site.check_too_long": "stopped after {s} s: the check ran too long (a loop that never ends?). Python starts again at the next check; your code is kept.",
+    "site.check_stopped": "stopped: Python starts again at the next check; your code is kept.",
     "site.no_more_hints": "no more hints",
     "site.bad_value": "a value must read name=number, got {part!r}",
     # ---- practice

@@ -252,6 +252,8 @@ CATALOG: dict[str, str] = {
     "site.not_passed": "尚未通过",
     "site.progress": "本浏览器里已通过 {n} / {total} 个练习",
     "site.checking": "检查中…",
+    "site.check_too_long": "运行 {s} 秒后被停止：检查运行得太久了（是不是有永远不结束的循环？）。下次检查时 Python 会重新启动；你的代码保留着。",
+    "site.check_stopped": "已停止：下次检查时 Python 会重新启动；你的代码保留着。",
     "site.no_more_hints": "没有更多提示了",
     "site.bad_value": "取值要写成 名字=数字，收到的是 {part!r}",
     # ---- practice
