@@ -54,7 +54,7 @@ PROPERTY_TESTS = [
     "tests/test_export.py",
     "tests/test_differential.py",
     "tests/test_practice.py",  # the checks' random points, drawn anew
-    "tests/test_practice_lecture.py",
+    *("tests/test_practice_checks_op.py", "tests/test_practice_checks_backward.py"),
 ]
 
 

@@ -444,7 +444,7 @@ def test_the_browser_playground_trains_moons_past_90_percent(
 
 
 def test_practice_in_the_page_fails_then_passes_and_keeps_progress(browser, site):
-    from micrograd.practice.solutions import solution, stub
+    from micrograd.practice.reference import solution, stub
 
     browser.get(site.url + "practice/")
     until(
@@ -533,7 +533,7 @@ def test_practice_drops_stored_progress_of_another_shape(browser, site):
     )
     root = browser.find_element("css selector", '[data-mg="practice"]')
     shown = root.find_elements("css selector", "[data-hints] li")
-    n_hints = len(EXERCISES["op-mul"].hints["en"])
+    n_hints = len(EXERCISES["op-mul"].hints("en"))
     assert len(shown) == n_hints  # 1e15 stored, bounded to the exercise's hints
     source = root.find_element("css selector", '[data-field="source"]').get_attribute("value")
     assert 'raise NotImplementedError("__mul__")' in source  # a number is no stored solution

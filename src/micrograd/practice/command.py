@@ -14,110 +14,21 @@ import sys
 import textwrap
 from typing import Any
 
-from micrograd.text import LANGUAGES, columns, language
+from micrograd.text import LANGUAGES, columns, language, text
 
 FOLDER = "practice"
 PROGRESS = "progress.json"
 VERSION = 1
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "task": "Task",
-        "hints_left": "hint {n} of {total}",
-        "last_hint": "That was the last hint. After a check, `micrograd practice reveal {id}` "
-        "shows a solution.",
-        "more_hints": "More: `micrograd practice hint {id}`.",
-        "exists": "{path} exists already: not overwritten (delete it to start again)",
-        "written": "wrote {path}: write the TODO parts, then `micrograd practice check {id}`",
-        "written_quiz": "wrote {path}: open it in a browser and predict each +=, or answer in "
-        "the terminal: `micrograd practice check {id}`",
-        "no_stub": "no {path}: start with `micrograd practice start {id}`, or give a file",
-        "reveal_first": "check your own attempt first: `micrograd practice check {id}` "
-        "(reveal opens after one check)",
-        "solution": "A solution for {id} (the lecture's way):",
-        "corrupt": "{path} could not be read ({why}): starting over with no progress",
-        "fresh": "no progress yet ({path} does not exist)",
-        "passed_count": "{n} of {total} exercises passed",
-        "col_id": "exercise",
-        "col_title": "title",
-        "col_attempts": "checks",
-        "col_hints": "hints",
-        "col_done": "passed",
-        "yes": "yes",
-        "no": "-",
-        "stub_check": "check it:   micrograd practice check {id}",
-        "stub_hint": "a hint:     micrograd practice hint {id}",
-        "unknown": "no exercise {id!r}; `micrograd practice list` shows them",
-        "help": "exercises: write backpropagation yourself, checked step by step",
-        "about": "Practise backpropagation: each exercise asks for a part of a lecture-style "
-        "Value; check finds the first wrong step of your code.",
-        "help_lang": "language: en or zh (default: from LANG, zh_* is Chinese)",
-        "help_list": "the exercises, in the lecture's order",
-        "help_start": "write ./practice/ID.py: the task and a stub to fill in",
-        "help_notebook": "write ID.ipynb instead",
-        "help_check": "check your code (default: ./practice/ID.py); exit 0 if it passes",
-        "help_seed": "replay the random points of an earlier check",
-        "help_hint": "the next hint for an exercise",
-        "help_reveal": "a reference solution (after at least one check)",
-        "help_status": "your progress, from ./practice/progress.json",
-        "help_check_engine": "every exercise that applies to a whole lecture-style engine",
-    },
-    "zh": {
-        "task": "任务",
-        "hints_left": "提示 {n} / {total}",
-        "last_hint": "这是最后一条提示。检查过一次之后，`micrograd practice reveal {id}` 会显示参考答案。",
-        "more_hints": "更多提示：`micrograd practice hint {id}`。",
-        "exists": "{path} 已经存在：没有覆盖（想重新开始就先删掉它）",
-        "written": "已写入 {path}：完成其中的 TODO，然后运行 `micrograd practice check {id}`",
-        "written_quiz": "已写入 {path}：在浏览器里打开它，预测每一次 +=；或者在终端里回答："
-        "`micrograd practice check {id}`",
-        "no_stub": "没有 {path}：先运行 `micrograd practice start {id}`，或者给出文件",
-        "reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}`（检查过一次后才能查看答案）",
-        "solution": "{id} 的参考答案（讲座的写法）：",
-        "corrupt": "{path} 无法读取（{why}）：进度从头开始",
-        "fresh": "还没有进度（{path} 不存在）",
-        "passed_count": "{total} 个练习中通过了 {n} 个",
-        "col_id": "练习",
-        "col_title": "标题",
-        "col_attempts": "检查次数",
-        "col_hints": "提示",
-        "col_done": "通过",
-        "yes": "是",
-        "no": "-",
-        "stub_check": "检查：     micrograd practice check {id}",
-        "stub_hint": "提示：     micrograd practice hint {id}",
-        "unknown": "没有练习 {id!r}；`micrograd practice list` 会列出所有练习",
-        "help": "练习：自己实现反向传播，逐步检查",
-        "about": "练习反向传播：每个练习要求你写讲座风格 Value 的一部分；check 会找出你代码里第一个出错的步骤。",
-        "help_lang": "语言：en 或 zh（默认按 LANG，zh_* 为中文）",
-        "help_list": "按讲座的顺序列出所有练习",
-        "help_start": "写出 ./practice/ID.py：任务说明和一个待你填写的代码框架",
-        "help_notebook": "改为写出 ID.ipynb",
-        "help_check": "检查你的代码（默认：./practice/ID.py）；通过时退出状态为 0",
-        "help_seed": "给出之前某次检查的随机数种子，重放同样的随机点",
-        "help_hint": "显示一个练习的下一条提示",
-        "help_reveal": "显示参考答案（至少检查过一次之后）",
-        "help_status": "你的进度（来自 ./practice/progress.json）",
-        "help_check_engine": "对一个完整的讲座风格引擎运行所有适用于它的练习",
-    },
-}
-
-
-def word(key: str, lang: str, **fields: Any) -> str:
-    """A sentence of the command in `lang`."""
-    return WORDS[lang][key].format(**fields)
-
 
 def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
     """The subcommands and options of `micrograd practice`, their help in `lang`."""
-    from micrograd.text import text
-
-    lang_help = word("help_lang", lang)
+    lang_help = text("practice.cmd.help_lang", lang)
     p.add_argument("--lang", choices=LANGUAGES, help=lang_help)
     sub = p.add_subparsers(dest="practice", metavar="ACTION")
 
     def action(name: str) -> argparse.ArgumentParser:
-        help = word(f"help_{name.replace('-', '_')}", lang)
+        help = text(f"practice.cmd.help_{name.replace('-', '_')}", lang)
         a = sub.add_parser(
             name,
             help=help,
@@ -134,11 +45,13 @@ def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
     action("list")
     start = action("start")
     start.add_argument("id", metavar="ID")
-    start.add_argument("--notebook", action="store_true", help=word("help_notebook", lang))
+    start.add_argument(
+        "--notebook", action="store_true", help=text("practice.cmd.help_notebook", lang)
+    )
     check = action("check")
     check.add_argument("id", metavar="ID")
     check.add_argument("file", nargs="?", metavar="FILE")
-    check.add_argument("--seed", type=int, help=word("help_seed", lang))
+    check.add_argument("--seed", type=int, help=text("practice.cmd.help_seed", lang))
     hint = action("hint")
     hint.add_argument("id", metavar="ID")
     reveal = action("reveal")
@@ -146,12 +59,12 @@ def add_arguments(p: argparse.ArgumentParser, lang: str = "en") -> None:
     action("status")
     engine = action("check-engine")
     engine.add_argument("file", metavar="FILE")
-    engine.add_argument("--seed", type=int, help=word("help_seed", lang))
+    engine.add_argument("--seed", type=int, help=text("practice.cmd.help_seed", lang))
 
 
 def about(lang: str) -> tuple[str, str]:
     """(help, description) of `micrograd practice` in `lang`."""
-    return word("help", lang), word("about", lang)
+    return text("practice.cmd.help", lang), text("practice.cmd.about", lang)
 
 
 # ---------------------------------------------------------------------------- progress
@@ -176,10 +89,13 @@ def load_progress(lang: str, quiet_if_missing: bool = True) -> dict[str, dict[st
         return exercises
     except FileNotFoundError:
         if not quiet_if_missing:
-            print(word("fresh", lang, path=path), file=sys.stderr)
+            print(text("practice.cmd.fresh", lang, path=path), file=sys.stderr)
         return {}
     except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
-        print(word("corrupt", lang, path=path, why=str(e).splitlines()[0]), file=sys.stderr)
+        print(
+            text("practice.cmd.corrupt", lang, path=path, why=str(e).splitlines()[0]),
+            file=sys.stderr,
+        )
         return {}
 
 
@@ -211,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         print("usage: micrograd practice {list,start,check,hint,reveal,status,check-engine}")
         return 2
     if hasattr(args, "id") and args.id not in EXERCISES:
-        print(f"micrograd: error: {word('unknown', lang, id=args.id)}", file=sys.stderr)
+        print(
+            f"micrograd: error: {text('practice.cmd.unknown', lang, id=args.id)}", file=sys.stderr
+        )
         return 2
     actions = {
         "list": _list,
@@ -231,14 +149,16 @@ def _list(args: argparse.Namespace, lang: str) -> int:
     status = args.practice == "status"
     progress = load_progress(lang, quiet_if_missing=not status)
     keys = ("col_id", "col_title", "col_attempts", "col_hints", "col_done")
-    rows = [[word(k, lang) for k in keys]]
+    rows = [[text(f"practice.cmd.{k}", lang) for k in keys]]
     for ex in EXERCISES.values():
         e = _entry(dict(progress), ex.id) if ex.id in progress else None
-        done = word("yes", lang) if e and e["passed"] else word("no", lang)
+        done = (
+            text("practice.cmd.yes", lang) if e and e["passed"] else text("practice.cmd.no", lang)
+        )
         rows.append(
             [
                 ex.id,
-                ex.title[lang],
+                ex.title(lang),
                 str(e["attempts"] if e else 0),
                 str(e["hints"] if e else 0),
                 done,
@@ -249,16 +169,16 @@ def _list(args: argparse.Namespace, lang: str) -> int:
         print("  ".join(c + " " * (w - columns(c)) for c, w in zip(r, widths)).rstrip())
     passed = sum(1 for ex in EXERCISES if progress.get(ex, {}).get("passed") is True)
     print()
-    print(word("passed_count", lang, n=passed, total=len(EXERCISES)))
+    print(text("practice.cmd.passed_count", lang, n=passed, total=len(EXERCISES)))
     return 0
 
 
-def _comment(text: str, width: int = 94) -> list[str]:
-    """Text as `# ` comment lines, wrapped (Chinese text wraps at any character)."""
-    if columns(text) == len(text):
-        return [f"# {line}" for line in textwrap.wrap(text, width)]
+def _comment(sentence: str, width: int = 94) -> list[str]:
+    """A sentence as `# ` comment lines, wrapped (Chinese text wraps at any character)."""
+    if columns(sentence) == len(sentence):
+        return [f"# {line}" for line in textwrap.wrap(sentence, width)]
     lines, line = [], ""
-    for ch in text:
+    for ch in sentence:
         if columns(line + ch) > width:
             lines.append(line.rstrip())
             line = ch.lstrip()
@@ -271,28 +191,32 @@ def _header(id: str, lang: str) -> str:
     from micrograd.practice.exercises import EXERCISES
 
     ex = EXERCISES[id]
-    lines = [f"# micrograd practice: {id}: {ex.title[lang]}", "#"]
-    lines += _comment(f"{word('task', lang)}: {ex.task[lang]}")
-    lines += ["#", "# " + word("stub_check", lang, id=id), "# " + word("stub_hint", lang, id=id)]
+    lines = [f"# micrograd practice: {id}: {ex.title(lang)}", "#"]
+    lines += _comment(f"{text('practice.cmd.task', lang)}: {ex.task(lang)}")
+    lines += [
+        "#",
+        "# " + text("practice.cmd.stub_check", lang, id=id),
+        "# " + text("practice.cmd.stub_hint", lang, id=id),
+    ]
     return "\n".join(lines) + "\n\n"
 
 
 def _start(args: argparse.Namespace, lang: str) -> int:
     from micrograd.io import atomic_write
     from micrograd.practice.exercises import EXERCISES
-    from micrograd.practice.solutions import stub
+    from micrograd.practice.reference import stub
 
     predict = EXERCISES[args.id].kind == "predict"
     ext = "ipynb" if args.notebook else "html" if predict else "py"
     path = os.path.join(FOLDER, f"{args.id}.{ext}")
     if os.path.exists(path):
-        print(word("exists", lang, path=path), file=sys.stderr)
+        print(text("practice.cmd.exists", lang, path=path), file=sys.stderr)
         return 1
     os.makedirs(FOLDER, exist_ok=True)
     if predict:
         data = _quiz_page(args.id, lang, args.notebook)
         atomic_write(path, data.encode())
-        print(word("written_quiz", lang, path=path, id=args.id))
+        print(text("practice.cmd.written_quiz", lang, path=path, id=args.id))
         return 0
     code = stub(args.id)
     if args.notebook:
@@ -302,7 +226,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
             f'check("{args.id}", sys.modules["__main__"], lang="{lang}")'
         )
         cells = [
-            _cell("markdown", f"# {args.id}: {ex.title[lang]}\n\n{ex.task[lang]}"),
+            _cell("markdown", f"# {args.id}: {ex.title(lang)}\n\n{ex.task(lang)}"),
             _cell("code", code.strip("\n")),
             _cell("code", check),
         ]
@@ -311,7 +235,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     else:
         data = _header(args.id, lang) + code
     atomic_write(path, data.encode())
-    print(word("written", lang, path=path, id=args.id))
+    print(text("practice.cmd.written", lang, path=path, id=args.id))
     return 0
 
 
@@ -328,13 +252,14 @@ def _quiz_page(id: str, lang: str, notebook: bool) -> str:
         "from micrograd.practice.lecture import graph\nfrom micrograd.viz import stepper\n\n"
         f'stepper(graph("{id}"), lang="{lang}", quiz=True)'
     )
-    cells = [_cell("markdown", f"# {id}: {ex.title[lang]}\n\n{ex.task[lang]}"), _cell("code", show)]
+    cells = [_cell("markdown", f"# {id}: {ex.title(lang)}\n\n{ex.task(lang)}"), _cell("code", show)]
     nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
-def _cell(kind: str, text: str) -> dict[str, Any]:
-    cell: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": text.splitlines(True)}
+def _cell(kind: str, source: str) -> dict[str, Any]:
+    """A notebook cell of `kind` ("markdown" or "code") holding `source`."""
+    cell: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source.splitlines(True)}
     if kind == "code":
         cell.update(execution_count=None, outputs=[])
     return cell
@@ -358,7 +283,10 @@ def _check(args: argparse.Namespace, lang: str) -> int:
     path = args.file or _learner_file(args.id)
     if path is None or not os.path.isfile(path):
         shown = path or os.path.join(FOLDER, f"{args.id}.py")
-        print(f"micrograd: error: {word('no_stub', lang, path=shown, id=args.id)}", file=sys.stderr)
+        print(
+            f"micrograd: error: {text('practice.cmd.no_stub', lang, path=shown, id=args.id)}",
+            file=sys.stderr,
+        )
         return 2
     result = check(args.id, path, seed=args.seed, lang=lang)
     print(result)
@@ -367,7 +295,8 @@ def _check(args: argparse.Namespace, lang: str) -> int:
 
 def _quiz_in_terminal(id: str, lang: str) -> Any:
     """A predict exercise asked here, one += at a time: passed when every one is answered."""
-    from micrograd.practice.lecture import graph, missed_step
+    from micrograd.practice.checks.predict import missed_step
+    from micrograd.practice.lecture import graph
     from micrograd.practice.result import CheckResult
     from micrograd.teach.quiz import quiz
 
@@ -391,39 +320,39 @@ def _record(id: str, result: Any, lang: str) -> int:
     save_progress(progress)
     if not result.passed:
         print()
-        print(word("more_hints", lang, id=id))
+        print(text("practice.cmd.more_hints", lang, id=id))
     return 0 if result.passed else 1
 
 
 def _hint(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.exercises import EXERCISES
 
-    hints = EXERCISES[args.id].hints[lang]
+    hints = EXERCISES[args.id].hints(lang)
     progress = load_progress(lang)
     entry = _entry(progress, args.id)
     shown = min(entry["hints"] + 1, len(hints))
     for i in range(shown):
-        print(f"{word('hints_left', lang, n=i + 1, total=len(hints))}: {hints[i]}")
+        print(f"{text('practice.cmd.hints_left', lang, n=i + 1, total=len(hints))}: {hints[i]}")
     entry["hints"] = shown
     save_progress(progress)
     if shown == len(hints):
-        print(word("last_hint", lang, id=args.id))
+        print(text("practice.cmd.last_hint", lang, id=args.id))
     else:
-        print(word("more_hints", lang, id=args.id))
+        print(text("practice.cmd.more_hints", lang, id=args.id))
     return 0
 
 
 def _reveal(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.lecture import graph
-    from micrograd.practice.solutions import solution
+    from micrograd.practice.reference import solution
     from micrograd.teach.explain import explain
 
     progress = load_progress(lang)
     if _entry(progress, args.id)["attempts"] < 1:
-        print(word("reveal_first", lang, id=args.id), file=sys.stderr)
+        print(text("practice.cmd.reveal_first", lang, id=args.id), file=sys.stderr)
         return 1
-    print(word("solution", lang, id=args.id))
+    print(text("practice.cmd.solution", lang, id=args.id))
     print()
     if EXERCISES[args.id].kind == "predict":  # every += of the pass, in words
         print(explain(graph(args.id), lang=lang))

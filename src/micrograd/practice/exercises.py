@@ -1,15 +1,21 @@
-"""The exercises, in the lecture's order: each one's task and graded hints (English and Chinese),
-and for an op, how it is applied and at which points it is checked."""
+"""The exercises, one row each, in the lecture's order: slopes, the graph filled in by hand, the
+ops' closures, backward(), the traps of +=, the exercise set's softmax, and the network.
+
+A row is the exercise's id, its kind (which check runs it: micrograd.practice.checks) and, for an
+op, how the op is applied and at which points it is checked. Its words are the catalog's
+(micrograd/text/en.py and zh.py: exercise.ID.title, .task, .hint.0, .hint.1, ...) and its code is
+its part of the reference solutions (micrograd/practice/reference/, `# part: ID`).
+"""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from micrograd.practice.lecture_texts import LECTURE_TEXTS
-from micrograd.practice.texts import TEXTS
+from micrograd.text import catalog, text
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,7 @@ def _num(k: float) -> float:
 
 
 def _never(x: float) -> bool:
+    """No kink: central differences apply everywhere."""
     return False
 
 
@@ -35,9 +42,9 @@ def _never(x: float) -> bool:
 class OpSpec:
     """How an op exercise is applied and where it is checked."""
 
-    rule: str  # the key of micrograd.practice.rules.RULES for the op's own node
+    rule: str  # the key of micrograd.practice.diagnose.RULES (engine.OPS's) for the op's node
     arity: int
-    method: str  # the method a function is attached as
+    method: str  # the method the learner writes: a function given to check() is attached as it
     needs: tuple[str, ...]  # the methods a Value class must have for the exercise to apply
     show: str  # the op in words: "{0} - {1}"
     apply: Callable[..., Any]  # (operands..., k) -> the output Value
@@ -52,14 +59,26 @@ class OpSpec:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its id, kind, texts in each language, and the op it checks (if one)."""
+    """One exercise: its id, its kind, and the op it checks (if one); its words by language."""
 
     id: str
     kind: str  # "op", "backward", "zero-grad", "mlp", "derivative", "predict" or "softmax"
-    title: dict[str, str]
-    task: dict[str, str]
-    hints: dict[str, tuple[str, ...]]
     op: OpSpec | None = None
+
+    def title(self, lang: str) -> str:
+        """The exercise's title in `lang`."""
+        return text(f"exercise.{self.id}.title", lang)
+
+    def task(self, lang: str) -> str:
+        """What the exercise asks for, in `lang`."""
+        return text(f"exercise.{self.id}.task", lang)
+
+    def hints(self, lang: str) -> tuple[str, ...]:
+        """The graded hints in `lang`, the gentlest first."""
+        keys = (f"exercise.{self.id}.hint.{n}" for n in itertools.count())
+        return tuple(
+            text(key, lang) for key in itertools.takewhile(catalog(lang).__contains__, keys)
+        )
 
 
 def _pair(low: float, high: float) -> Callable[[random.Random], Point]:
@@ -91,6 +110,7 @@ BINARY_EDGES = (
 
 
 def _op(
+    id: str,
     rule: str,
     method: str,
     show: str,
@@ -99,16 +119,22 @@ def _op(
     edges: tuple[Point, ...],
     needs: tuple[str, ...] = (),
     kink: Callable[[float], bool] = _never,
-) -> OpSpec:
+) -> Exercise:
+    """An op exercise; its arity is what `show` says ("{0} + {1}" takes two operands)."""
     arity = 2 if "{1}" in show else 1
-    return OpSpec(rule, arity, method, needs or (method,), show, apply, sample, edges, kink)
+    spec = OpSpec(rule, arity, method, needs or (method,), show, apply, sample, edges, kink)
+    return Exercise(id, "op", spec)
 
 
-OPS: dict[str, OpSpec] = {
-    "op-add": _op("add", "__add__", "{0} + {1}", lambda a, b, k: a + b, _pair(-3, 3), BINARY_EDGES),
-    "op-mul": _op("mul", "__mul__", "{0} * {1}", lambda a, b, k: a * b, _pair(-3, 3), BINARY_EDGES),
-    "op-pow": _op(
-        "pow_k",
+_ROWS = (
+    Exercise("derivative", "derivative"),
+    Exercise("predict-lecture", "predict"),
+    _op("op-add", "+", "__add__", "{0} + {1}", lambda a, b, k: a + b, _pair(-3, 3), BINARY_EDGES),
+    _op("op-mul", "*", "__mul__", "{0} * {1}", lambda a, b, k: a * b, _pair(-3, 3), BINARY_EDGES),
+    Exercise("predict-neuron", "predict"),
+    _op(
+        "op-pow",
+        "**k",
         "__pow__",
         "{0} ** k",
         lambda a, k: a ** _num(k),
@@ -120,7 +146,8 @@ OPS: dict[str, OpSpec] = {
             Point((1.3,), k=3, twice=True, k_used=True),
         ),
     ),
-    "op-tanh": _op(
+    _op(
+        "op-tanh",
         "tanh",
         "tanh",
         "{0}.tanh()",
@@ -128,7 +155,8 @@ OPS: dict[str, OpSpec] = {
         _one(-2, 2),
         (Point((0.0,)), Point((-0.8,)), Point((30.0,)), Point((0.6,), twice=True)),
     ),
-    "op-exp": _op(
+    _op(
+        "op-exp",
         "exp",
         "exp",
         "{0}.exp()",
@@ -136,8 +164,9 @@ OPS: dict[str, OpSpec] = {
         _one(-2, 2),
         (Point((0.0,)), Point((-3.0,)), Point((20.0,)), Point((0.4,), twice=True)),
     ),
-    "op-relu": _op(
-        "relu",
+    _op(
+        "op-relu",
+        "ReLU",
         "relu",
         "{0}.relu()",
         lambda a, k: a.relu(),
@@ -145,9 +174,10 @@ OPS: dict[str, OpSpec] = {
         (Point((0.0,)), Point((-1.5,)), Point((1e6,)), Point((0.9,), twice=True)),
         kink=lambda x: x == 0,
     ),
-    "op-sub": _op("sub", "__sub__", "{0} - {1}", lambda a, b, k: a - b, _pair(-3, 3), BINARY_EDGES),
-    "op-div": _op(
-        "div",
+    _op("op-sub", "-", "__sub__", "{0} - {1}", lambda a, b, k: a - b, _pair(-3, 3), BINARY_EDGES),
+    _op(
+        "op-div",
+        "/",
         "__truediv__",
         "{0} / {1}",
         lambda a, b, k: a / b,
@@ -159,7 +189,8 @@ OPS: dict[str, OpSpec] = {
             Point((1.75,), twice=True),
         ),
     ),
-    "op-log": _op(
+    _op(
+        "op-log",
         "log",
         "log",
         "{0}.log()",
@@ -167,9 +198,10 @@ OPS: dict[str, OpSpec] = {
         _one(0.2, 5),
         (Point((1.0,)), Point((1e-3,)), Point((1e6,)), Point((2.5,), twice=True)),
     ),
-    "op-pow-value": _op(
-        "pow",
-        "__pow__",
+    _op(  # the stub's __pow__ hands a Value exponent to _pow_value: a function is attached there
+        "op-pow-value",
+        "**",
+        "_pow_value",
         "{0} ** {1}",
         lambda a, b, k: a**b,
         _base_and_exponent,
@@ -180,18 +212,12 @@ OPS: dict[str, OpSpec] = {
             Point((2.0, 10.0)),
             Point((1.7,), twice=True),
         ),
+        needs=("__pow__",),
     ),
-}
-
-# the lecture's order: slopes, the graph filled in by hand, the ops' closures, backward(), the
-# traps of +=, the exercise set's softmax, and the network
-ORDER = (
-    *("derivative", "predict-lecture", "op-add", "op-mul", "predict-neuron", "op-pow", "op-tanh"),
-    *("op-exp", "op-relu", "op-sub", "op-div", "op-log", "op-pow-value", "backward"),
-    *("predict-shared", "zero-grad", "softmax-nll", "neuron-mlp"),
+    Exercise("backward", "backward"),
+    Exercise("predict-shared", "predict"),
+    Exercise("zero-grad", "zero-grad"),
+    Exercise("softmax-nll", "softmax"),
+    Exercise("neuron-mlp", "mlp"),
 )
-_BY_ID = {t[0]: t for t in TEXTS + LECTURE_TEXTS}
-EXERCISES: dict[str, Exercise] = {
-    id: Exercise(id, kind, title, task, hints, OPS.get(id))
-    for id, kind, title, task, hints in (_BY_ID[id] for id in ORDER)
-}
+EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in _ROWS}

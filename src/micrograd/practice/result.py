@@ -1,15 +1,15 @@
 """What a check returns: passed or not, the mistake's name, the first wrong step in words, and a
-summary per input; printed as a table, and as HTML in a notebook."""
+summary per input; printed as a table, and as HTML in a notebook. Also how the checks compare and
+show numbers (`close`, `fmt`), which every layer of practice mode uses."""
 
 from __future__ import annotations
 
 import html
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
-from micrograd.practice.messages import joined, say
-from micrograd.practice.rules import close
-from micrograd.text import columns
+from micrograd.text import columns, joined, text
 
 MISTAKES = (
     "assign-not-add",
@@ -22,6 +22,46 @@ MISTAKES = (
     "wrong-forward",
     "other",
 )
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The first wrong thing found: a mistake's name (one of MISTAKES) and the step in words."""
+
+    mistake: str
+    step: str
+
+
+def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:
+    """x and y agree to `rel` (relative) or `abs_`; two NaNs agree, as do equal infinities."""
+    if x == y and type(x) in (float, int) and type(y) in (float, int):
+        return True
+    try:
+        x, y = float(x), float(y)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    if math.isinf(x) or math.isinf(y):
+        return x == y
+    return abs(x - y) <= max(abs_, rel * max(abs(x), abs(y)))
+
+
+def fmt(x: Any) -> str:
+    """A number as a learner reads it: 1, -0.5, 3.14159 (6 significant digits)."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError, OverflowError):
+        return repr(x)
+    if math.isfinite(x) and x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.6g}"
+
+
+def signed(x: Any) -> str:
+    """A contribution with its sign: +1, -0.5."""
+    shown = fmt(x)
+    return shown if shown.startswith(("-", "n", "i")) else f"+{shown}"
 
 
 @dataclass
@@ -77,19 +117,28 @@ class CheckResult:
     notes: list[str] = field(default_factory=list)
     parts: list[CheckResult] = field(default_factory=list)  # check-engine: one per exercise
 
+    def fail(self, problem: Problem) -> CheckResult:
+        """This result, marked failed with the problem's mistake and step."""
+        self.passed, self.mistake, self.first_wrong_step = False, problem.mistake, problem.step
+        return self
+
     def headline(self) -> str:
         """One line: the exercise and whether it passed (with the mistake's name if not)."""
         if self.passed:
-            return say("passed", self.lang, exercise=self.exercise)
-        return say("failed", self.lang, exercise=self.exercise, mistake=self.mistake or "other")
+            return text("practice.passed", self.lang, exercise=self.exercise)
+        return text(
+            "practice.failed", self.lang, exercise=self.exercise, mistake=self.mistake or "other"
+        )
 
     def _table(self) -> list[list[str]]:
         if self.parts:
-            head = [say(k, self.lang) for k in ("col_exercise", "col_result", "col_step")]
+            head = [
+                text(f"practice.{k}", self.lang) for k in ("col_exercise", "col_result", "col_step")
+            ]
             body = [
                 [
                     p.exercise,
-                    say("ok", self.lang) if p.passed else (p.mistake or "other"),
+                    text("practice.ok", self.lang) if p.passed else (p.mistake or "other"),
                     p.first_wrong_step or ("" if p.passed else joined(p.notes, self.lang)),
                 ]
                 for p in self.parts
@@ -108,15 +157,17 @@ class CheckResult:
             for r in self.rows
             if r.points
         ]
-        return [[say(k, self.lang) for k in keys], *body] if body else []
+        return [[text(f"practice.{k}", self.lang) for k in keys], *body] if body else []
 
     def _lines(self) -> list[str]:
         lines = [self.headline()]
         if self.first_wrong_step:
-            lines.append(say("first_wrong_step", self.lang, step=self.first_wrong_step))
+            lines.append(text("practice.first_wrong_step", self.lang, step=self.first_wrong_step))
         lines += self.notes if not self.parts else []
         if self.seed is not None:
-            lines.append(say("seed", self.lang, seed=str(self.seed), exercise=self.exercise))
+            lines.append(
+                text("practice.seed", self.lang, seed=str(self.seed), exercise=self.exercise)
+            )
         return lines
 
     def __str__(self) -> str:
@@ -137,8 +188,8 @@ class CheckResult:
             'padding-left:8px">'
         ]
         for i, line in enumerate(self._lines()):
-            text = html.escape(line)
-            parts.append(f"<p><b>{text}</b></p>" if i == 0 else f"<p>{text}</p>")
+            shown = html.escape(line)
+            parts.append(f"<p><b>{shown}</b></p>" if i == 0 else f"<p>{shown}</p>")
         table = self._table()
         if table:
             parts.append("<table><thead><tr>")

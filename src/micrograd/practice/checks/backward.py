@@ -1,4 +1,4 @@
-"""The checks of backward() itself, of zero_grad and of a learner's Neuron/Layer/MLP.
+"""The check of backward() itself, on graphs where its classic mistakes show.
 
 backward() runs as the learner wrote it, with every node's `_backward` wrapped to record when it
 ran, with which grad, and what it added: a node that runs before all the Values made from it have
@@ -15,12 +15,11 @@ from functools import partial
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.checker import LearnerError, guarded, value_class
+from micrograd.practice.diagnose import Known, Walk, default_code, inputs_of, topo
 from micrograd.practice.exercises import Exercise
-from micrograd.practice.messages import say
-from micrograd.practice.result import CheckResult, Row
-from micrograd.practice.rules import Known, close, fmt, inputs_of, topo
-from micrograd.practice.steps import Problem, Walk, _default_code
+from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.sandbox import LearnerError, guarded, value_class
+from micrograd.text import text
 
 CHAIN = 100_000
 Graph = tuple[Any, dict[str, Any], list[str]]  # (root, named Values, the leaves' names)
@@ -78,7 +77,7 @@ class Call:
 def record(walk: Walk, root: Any) -> tuple[list[Any], list[Call]]:
     """Wrap every node's `_backward` to record its runs; (the nodes, the list runs go into)."""
     order = topo([root])
-    default = _default_code(order)
+    default = default_code(order)
     calls: list[Call] = []
     running: list[Call] = []
 
@@ -138,22 +137,24 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
     for call in calls:
         node = call.node
         if id(node) in ran:
-            return Problem("visit-order", say("ran_twice", lang, node=walk.label(node)))
+            return Problem("visit-order", text("practice.ran_twice", lang, node=walk.label(node)))
         ran.add(id(node))
         if expected is not None and not close(call.upstream, expected[id(node)], rel=1e-9):
             if node is root:
-                return Problem("other", say("root_not_one", lang, found=fmt(call.upstream)))
+                return Problem(
+                    "other", text("practice.root_not_one", lang, found=fmt(call.upstream))
+                )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
             if late:
-                text = say(
-                    "too_early",
+                step = text(
+                    "practice.too_early",
                     lang,
                     node=walk.label(node),
                     found=fmt(call.upstream),
                     expected=fmt(expected[id(node)]),
                     later=walk.label(late[0]),
                 )
-                return Problem("visit-order", text)
+                return Problem("visit-order", step)
         problem = walk.compare(
             node,
             call.known,
@@ -167,12 +168,14 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
             return problem
     missing = [n for n in order if inputs_of(n) and id(n) not in ran]
     if missing:
-        return Problem("visit-order", say("never_ran", lang, node=walk.label(missing[-1])))
+        return Problem(
+            "visit-order", text("practice.never_ran", lang, node=walk.label(missing[-1]))
+        )
     return None
 
 
 # ---------------------------------------------------------------------------- backward
-def check_backward(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
+def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """The learner's backward() on a + a, b = a + a; c = b + b, the Stack Exchange graph (at its
     numbers and at random ones) and a chain of 100,000, against the engine."""
     V = value_class(ns, lang)
@@ -181,9 +184,17 @@ def check_backward(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     graphs: list[tuple[str, Callable[[Any], Graph], bool]] = [
         ("a + a", lambda cls: twice(cls, x), True),
         ("b = a + a; c = b + b", lambda cls: twice_twice(cls, x), True),
-        (say("se_graph", lang, a=2, b=3), lambda cls: stack_exchange(cls, 2.0, 3.0), True),
-        (say("se_graph", lang, a=fmt(x), b=fmt(y)), lambda cls: stack_exchange(cls, x, y), True),
-        (say("chain", lang, n=f"{CHAIN:,}"), lambda cls: chain(cls, x), False),
+        (
+            text("practice.se_graph", lang, a=2, b=3),
+            lambda cls: stack_exchange(cls, 2.0, 3.0),
+            True,
+        ),
+        (
+            text("practice.se_graph", lang, a=fmt(x), b=fmt(y)),
+            lambda cls: stack_exchange(cls, x, y),
+            True,
+        ),
+        (text("practice.chain", lang, n=f"{CHAIN:,}"), lambda cls: chain(cls, x), False),
     ]
     result = CheckResult(ex.id, True, seed=seed, lang=lang)
     first: Problem | None = None
@@ -205,22 +216,16 @@ def check_backward(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             result.rows.append(row)
             if problem is None and not close(names[leaf].grad, enames[leaf].grad, rel=1e-6):
                 found, want = fmt(names[leaf].grad), fmt(enames[leaf].grad)
-                where = title
-                text = say(
-                    "grad_differs", lang, input=leaf, found=found, expected=want, where=where
-                )
-                problem = Problem("other", text)
+                fields = {"input": leaf, "found": found, "expected": want, "where": title}
+                problem = Problem("other", text("practice.grad_differs", lang, **fields))
         if problem is not None:  # the first wrong graph is the lesson; the rest would wait
             first = Problem(problem.mistake, f"{title}: {problem.step}")
             break
-    if first is not None:
-        result.passed, result.mistake, result.first_wrong_step = False, first.mistake, first.step
-    return result
+    return result.fail(first) if first else result
 
 
 def _numeric(build: Callable[[Any], Graph], leaf: str) -> float:
     """d root / d leaf of the engine's graph by central differences."""
-
     root, names, _ = build(engine.Value)
     x = names[leaf].data
     h = 1e-6 * max(1.0, abs(x))

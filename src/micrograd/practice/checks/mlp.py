@@ -1,0 +1,186 @@
+"""The check of a learner's Neuron, Layer and MLP: a neuron's forward, MLP(2, [8, 8, 1])'s grads
+against the same network on micrograd's engine, then training it on two moons."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from micrograd import engine
+from micrograd.data import moons
+from micrograd.practice.exercises import Exercise
+from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
+from micrograd.text import text
+
+MLP_SIZES = [2, 8, 8, 1]
+MAX_STEPS = 200  # training stops as soon as the accuracy is over 0.9
+
+
+def _act(name: str, x: float) -> float:
+    """The activation `name` ("tanh", "relu", else linear) of x."""
+    return math.tanh(x) if name == "tanh" else max(0.0, x) if name == "relu" else x
+
+
+def _replica(values: list[float], act: str, last: str) -> Callable[[Sequence[float]], Any]:
+    """The MLP on micrograd's engine with the learner's parameter values (lecture order: layer
+    by layer, neuron by neuron, w then b)."""
+    params = [engine.Value(v) for v in values]
+
+    def forward(x: Sequence[float]) -> Any:
+        it = iter(params)
+        xs: list[Any] = [engine.Value(v) for v in x]
+        for i, (nin, nout) in enumerate(zip(MLP_SIZES, MLP_SIZES[1:])):
+            name = last if i == len(MLP_SIZES) - 2 else act
+            outs = []
+            for _ in range(nout):
+                w = [next(it) for _ in range(nin)]
+                s = sum((wi * xi for wi, xi in zip(w, xs)), next(it))
+                outs.append(s.tanh() if name == "tanh" else s.relu() if name == "relu" else s)
+            xs = outs
+        return xs[0]
+
+    forward.params = params  # type: ignore[attr-defined]
+    return forward
+
+
+def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
+    """The learner's Neuron forward, MLP(2, [8, 8, 1])'s grads against the engine, then
+    training on two moons to over 0.9 accuracy."""
+    value_class(ns, lang)
+    Neuron, MLP = (function_of(ns, n, lang) for n in ("Neuron", "MLP"))
+    function_of(ns, "Layer", lang)
+    rng = random.Random(seed)
+    state = random.getstate()
+    random.seed(seed)  # the learner's random.uniform weights, reproducible from the seed
+    try:
+        return _check_mlp(ex, Neuron, MLP, rng, seed, lang)
+    finally:
+        random.setstate(state)
+
+
+def _check_mlp(
+    ex: Exercise, Neuron: Any, MLP: Any, rng: random.Random, seed: int, lang: str
+) -> CheckResult:
+    """A neuron, then the network's forward and grads, then training it: the first that fails
+    raises a LearnerError."""
+    act = _neuron(Neuron, rng, lang)
+    model, params, row = _network(MLP, act, rng, lang)
+    steps, accuracy = _train(model, params, seed)
+    if accuracy <= 0.9:
+        step = text("practice.accuracy", lang, steps=steps, accuracy=f"{accuracy:.2f}")
+        raise LearnerError(Problem("other", step))
+    result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=[row])
+    result.notes.append(f"moons: {accuracy:.2f} after {steps} steps")
+    return result
+
+
+def _neuron(Neuron: Any, rng: random.Random, lang: str) -> str:
+    """Neuron(3)'s parameters and forward; the activation it computes ("tanh" or "relu")."""
+    neuron = guarded("Neuron(3)", lang, lambda: Neuron(3))
+    params = guarded("Neuron(3).parameters()", lang, lambda: list(neuron.parameters()))
+    if len(params) != 4:
+        step = text("practice.params_count", lang, what="Neuron(3)", found=len(params), expected=4)
+        raise LearnerError(Problem("other", step))
+    x = [rng.uniform(-1, 1) for _ in range(3)]
+    out = guarded("Neuron(3)(x)", lang, lambda: neuron(x))
+    pre = sum(float(w.data) * xi for w, xi in zip(params, x)) + float(params[3].data)
+    act = next((a for a in ("tanh", "relu") if close(out.data, _act(a, pre), rel=1e-9)), None)
+    if act is None:
+        fields = {"found": fmt(out.data), "expected": fmt(math.tanh(pre)), "relu": fmt(max(0, pre))}
+        raise LearnerError(
+            Problem("wrong-forward", text("practice.neuron_forward", lang, **fields))
+        )
+    return act
+
+
+def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, list[Any], Row]:
+    """MLP(2, [8, 8, 1])'s parameters, forward and grads against the same network on the engine
+    (its last layer `act` or linear); (the model, its parameters, the row of its grads)."""
+    model = guarded("MLP(2, [8, 8, 1])", lang, lambda: MLP(2, MLP_SIZES[1:]))
+    params = guarded("MLP.parameters()", lang, lambda: list(model.parameters()))
+    count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
+    if len(params) != count:
+        step = text(
+            "practice.params_count",
+            lang,
+            what="MLP(2, [8, 8, 1])",
+            found=len(params),
+            expected=count,
+        )
+        raise LearnerError(Problem("other", step))
+    sample = [[rng.uniform(-1, 2), rng.uniform(-1, 1)] for _ in range(3)]
+    outs = [guarded("MLP(2, [8, 8, 1])(x)", lang, partial(model, s)) for s in sample]
+    if not all(hasattr(o, "data") for o in outs):
+        kind = type(next(o for o in outs if not hasattr(o, "data"))).__name__
+        raise LearnerError(Problem("other", text("practice.mlp_output", lang, kind=kind)))
+    values = [float(p.data) for p in params]
+    replica = next(
+        (
+            _replica(values, act, last)
+            for last in (act, "linear")
+            if all(
+                close(o.data, _replica(values, act, last)(s).data, rel=1e-9)
+                for o, s in zip(outs, sample)
+            )
+        ),
+        None,
+    )
+    if replica is None:
+        fields = {
+            "found": fmt(outs[0].data),
+            "expected": fmt(_replica(values, act, act)(sample[0]).data),
+        }
+        raise LearnerError(
+            Problem(
+                "wrong-forward",
+                text(
+                    "practice.out_differs", lang, what="MLP(2, [8, 8, 1])(x)", where="x", **fields
+                ),
+            )
+        )
+    # one backward on a small loss, beside the engine's
+    loss = outs[0] * outs[0] + outs[1] * outs[2]
+    guarded("loss.backward()", lang, loss.backward)
+    e = [replica(s) for s in sample]
+    (e[0] * e[0] + e[1] * e[2]).backward()
+    row = Row("MLP parameters")
+    for i, (p, q) in enumerate(zip(params, replica.params)):  # type: ignore[attr-defined]
+        row.add(p.grad, float(q.grad), None)
+        if not close(p.grad, q.grad, rel=1e-6, abs_=1e-9):
+            found, want = fmt(p.grad), fmt(q.grad)
+            step = text("practice.mlp_grad", lang, index=i, found=found, expected=want)
+            raise LearnerError(Problem("other", step))
+    return model, params, row
+
+
+def _train(model: Any, params: list[Any], seed: int) -> tuple[int, float]:
+    """Full-batch gradient descent with momentum on the mean squared error to labels -1/+1;
+    stops as soon as the training accuracy is over 0.9. Returns (steps, accuracy)."""
+    X, y = moons(n=60, noise=0.1, seed=seed % 100_000)
+    targets = [1.0 if t else -1.0 for t in y]
+    velocity = [0.0] * len(params)
+    accuracy = 0.0
+    for step in range(MAX_STEPS):
+        loss = None
+        right = 0
+        for x, t in zip(X, targets):
+            out = model(x)
+            right += (float(out.data) > 0) == (t > 0)
+            d = out + (-t)
+            loss = d * d if loss is None else loss + d * d
+        accuracy = right / len(X)
+        if accuracy > 0.9:
+            return step, accuracy
+        assert loss is not None
+        loss = loss * (1.0 / len(X))
+        for p in params:
+            p.grad = 0.0
+        loss.backward()
+        for i, p in enumerate(params):  # momentum 0.8: about half the steps of plain SGD here
+            velocity[i] = 0.8 * velocity[i] - 0.3 * p.grad
+            p.data += velocity[i]
+    return MAX_STEPS, accuracy

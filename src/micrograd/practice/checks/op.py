@@ -1,0 +1,161 @@
+"""The check of an op exercise: one op of the learner's Value, at random points drawn now (the
+seed is shown, so the run can be replayed) and at edge cases, against micrograd's engine and
+central differences, with the first wrong step of its backward pass in words."""
+
+from __future__ import annotations
+
+import random
+import types
+from collections.abc import Sequence
+from typing import Any
+
+from micrograd import engine
+from micrograd.modes import no_grad
+from micrograd.practice.diagnose import RULES, Known, Walk, inputs_of, topo
+from micrograd.practice.exercises import Exercise, OpSpec, Point
+from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.sandbox import LearnerError, guarded, value_class
+from micrograd.text import aside, text
+
+
+def attach(fn: types.FunctionType, ex: Exercise) -> Any:
+    """A namespace whose Value is the `Value` of the function's module with `fn` as the
+    exercise's method (as the method the exercise needs, where that Value has no such method)."""
+    if ex.op is None:
+        raise TypeError(f"a function can be checked only for an op exercise, not {ex.id!r}")
+    base = fn.__globals__.get("Value")
+    if not isinstance(base, type):
+        raise TypeError("the function's module has no class Value to attach it to")
+    name = ex.op.method if hasattr(base, ex.op.method) else ex.op.needs[0]
+    return types.SimpleNamespace(Value=type(base.__name__, (base,), {name: fn}))
+
+
+def _operands(spec: OpSpec, leaves: list[Any], point: Point) -> tuple[Any, ...]:
+    """The op's operands: the leaves, or one leaf twice where the point says so."""
+    if spec.arity == 1:
+        return (leaves[0],)
+    return (leaves[0], leaves[0]) if point.twice else (leaves[0], leaves[1])
+
+
+def _outputs(spec: OpSpec, operands: tuple[Any, ...], point: Point) -> list[Any]:
+    """The op applied as the exercise says; a unary op on a Value used twice is applied twice."""
+    outs = [spec.apply(*operands, point.k)]
+    if spec.arity == 1 and point.twice:
+        outs.append(spec.apply(*operands, point.k))
+    return outs
+
+
+def _reference(spec: OpSpec, point: Point) -> tuple[float, list[float], list[float | None]]:
+    """Output, engine grads and central differences of the op at `point` (per leaf)."""
+    n = 1 if point.twice else spec.arity
+    xs = list(point.args[:n])
+
+    def f(values: Sequence[float]) -> float:
+        with no_grad():
+            vs = [engine.Value(v) for v in values]
+            outs = _outputs(spec, _operands(spec, vs, point), point)
+            return float(sum(o.data for o in outs))
+
+    vs = [engine.Value(x) for x in xs]
+    outs = _outputs(spec, _operands(spec, vs, point), point)
+    root = outs[0] if len(outs) == 1 else outs[0] + outs[1]
+    root.backward()
+    grads = [float(v.grad) for v in vs]
+    numeric: list[float | None] = []
+    for i, x in enumerate(xs):
+        if spec.kink(x):
+            numeric.append(None)
+            continue
+        h = 1e-6 * max(1.0, abs(x))
+        up, down = list(xs), list(xs)
+        up[i] += h
+        down[i] -= h
+        numeric.append((f(up) - f(down)) / (2 * h))
+    return float(outs[0].data), grads, numeric
+
+
+def _where(point: Point, names: Sequence[str]) -> str:
+    """The point in words: a = 1.5, b = -2 (and k where the op has one)."""
+    n = 1 if point.twice else len(names)
+    where = ", ".join(f"{name} = {fmt(x)}" for name, x in zip(names[:n], point.args))
+    return f"{where}, k = {fmt(point.k)}" if point.k_used else where
+
+
+def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
+    """Check one op of the learner's Value at random points and edge cases, step by step."""
+    spec = ex.op
+    assert spec is not None
+    V = value_class(ns, lang)
+    rng = random.Random(seed)
+    names = ["a", "b"][: spec.arity]
+    rows = [Row(n) for n in names]
+    first: Problem | None = None
+    for point in spec.points(rng):
+        _, grads, numeric = _reference(spec, point)
+        for seeded in (False, True):
+            found, problem = _run_op(spec, V, point, names, rng if seeded else None, lang)
+            first = first or problem
+            if not seeded and found is not None:
+                for row, g, e, d in zip(rows, found, grads, numeric):
+                    row.add(g, e, d)
+                if first is None:
+                    first = _differs(found, grads, names, point, lang)
+    result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=rows)
+    return result.fail(first) if first else result
+
+
+def _differs(
+    found: list[float], grads: list[float], names: list[str], point: Point, lang: str
+) -> Problem | None:
+    """The first input whose grad differs from the engine's, in words (None: none does)."""
+    for name, g, e in zip(names, found, grads):
+        if not close(g, e, rel=1e-6, abs_=1e-9):
+            where = _where(point, names)
+            fields = {"input": name, "found": fmt(g), "expected": fmt(e), "where": where}
+            return Problem("other", text("practice.grad_differs", lang, **fields))
+    return None
+
+
+def _run_op(
+    spec: OpSpec, V: Any, point: Point, names: list[str], rng: random.Random | None, lang: str
+) -> tuple[list[float] | None, Problem | None]:
+    """One run of the learner's op at `point`: plain (grads 0, output grad 1), or seeded (grads
+    already there, a random output grad: `=` for `+=` and a missing `* out.grad` show)."""
+    n = 1 if point.twice else spec.arity
+    what = spec.show.format(*names) if not point.twice else spec.show.format("a", "a")
+    try:
+        leaves = guarded(what, lang, lambda: [V(x) for x in point.args[:n]])
+        operands = _operands(spec, leaves, point)
+        outs = guarded(what, lang, lambda: _outputs(spec, operands, point))
+        for out in outs:
+            if not all(hasattr(out, a) for a in ("data", "grad", "_prev", "_backward")):
+                kind = type(out).__name__
+                return None, Problem(
+                    "other", text("practice.not_value", lang, what=what, kind=kind)
+                )
+        walk = Walk({id(v): name for v, name in zip(leaves, names)}, lang)
+        for out in outs:
+            if {id(p) for p in inputs_of(out)} == {id(o) for o in operands}:
+                walk.known[id(out)] = Known(RULES[spec.rule], operands, point.k)
+        expected_out = _reference(spec, point)[0]
+        if not close(outs[0].data, expected_out, rel=1e-9):
+            where = _where(point, names)
+            fields = {"found": fmt(outs[0].data), "expected": fmt(expected_out), "where": where}
+            differs = Problem(
+                "wrong-forward", text("practice.out_differs", lang, what=what, **fields)
+            )
+            return None, walk.forward(topo(outs)) or differs
+        seeds = [1.0] * len(outs)
+        shifts = [0.0] * len(leaves)
+        if rng is not None:  # grads already there, and an upstream grad that is not 1
+            shifts = [rng.choice((-1, 1)) * rng.uniform(0.5, 2.0) for _ in leaves]
+            seeds = [rng.choice((-1, 1)) * rng.uniform(1.5, 2.5)] * len(outs)
+            for leaf, s in zip(leaves, shifts):
+                leaf.grad = s
+        problem = guarded(what + "._backward()", lang, lambda: walk.run(outs, seeds))
+        if problem is not None:
+            step = aside(problem.step, _where(point, names), lang)
+            return None, Problem(problem.mistake, step)
+        return [(leaf.grad - s) / seeds[0] for leaf, s in zip(leaves, shifts)], None
+    except LearnerError as e:
+        return None, e.problem

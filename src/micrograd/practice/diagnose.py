@@ -1,0 +1,462 @@
+"""Which rule a learner's node runs, and the first wrong step of its backward pass.
+
+The numbers come from micrograd.engine's own rules (`OPS` on floats), so the checker and the
+engine cannot disagree; only `-` and unary minus, which the engine builds from `+` and `*`, are
+written here. A learner's node is recognised by its `_op` name where it has a usual one, else by
+which rule reproduces its data from its inputs' data.
+
+Then each node's `_backward()` runs in a correct topological order, and what it adds to each
+input's grad is compared with `local * upstream`: the local derivative from the rule times the
+node's grad at that moment. The first difference is named in words, with the classic mistake it
+shows (`=` for `+=`, a closure never attached, the other operand's data, a wrong local rule).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from micrograd.engine import OPS, FloatMath, IEEEMath
+from micrograd.practice.result import Problem, close, fmt, signed
+from micrograd.text import joined, text, titled
+
+Locals = tuple[float, ...]
+
+
+# ---------------------------------------------------------------------------- the rules
+def _engine(op: str, *data: float) -> tuple[float, Locals]:
+    """The engine's rule `op` on floats: the operands' data, then k (which only `**k` takes)."""
+    math_ = IEEEMath if op in ("**k", "**") else FloatMath
+    *inputs, k = data
+    out, local = OPS[op](math_, *inputs, k) if op == "**k" else OPS[op](math_, *inputs)
+    return float(out), tuple(float(d) for d in local)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One op as the checker knows it: its key, how a label shows it, its arity and numbers."""
+
+    op: str  # a key of micrograd.engine.OPS, or "-" and "neg" (built from + and * there)
+    symbol: str
+    arity: int
+    run: Callable[..., tuple[float, Locals]]  # (operands' data..., k) -> (output, locals)
+    # the locals a learner gets by reading the wrong data (the other operand's, or the input's
+    # where the output's belongs): the "wrong-operand" mistake
+    swapped: Callable[..., Locals] | None = None
+    symmetric: bool = False
+
+
+def _from_engine(op: str, symbol: str = "", **extra: Any) -> Rule:
+    """The engine's rule `op`: its arity is its number of operands (x ** k has one)."""
+    arity = 1 if op == "**k" else len(inspect.signature(OPS[op]).parameters) - 1  # less m
+    return Rule(op, symbol or op, arity, partial(_engine, op), **extra)
+
+
+RULES: dict[str, Rule] = {
+    rule.op: rule
+    for rule in (
+        _from_engine("+", symmetric=True),
+        Rule("-", "-", 2, lambda a, b, k: (a - b, (1.0, -1.0))),
+        _from_engine("*", swapped=lambda a, b, k: (a, b), symmetric=True),
+        _from_engine(
+            "/", swapped=lambda a, b, k: _engine("/", b, a, k)[1] if a else (math.inf, math.inf)
+        ),
+        _from_engine(
+            "**",
+            swapped=lambda a, b, k: _engine("**", b, a, k)[1] if b > 0 else (math.nan, math.nan),
+        ),
+        _from_engine("**k", "**"),
+        Rule("neg", "-", 1, lambda a, k: (-a, (-1.0,))),
+        _from_engine("tanh", swapped=lambda a, k: (1 - a * a,)),  # 1 - x**2, not 1 - t**2
+        _from_engine("exp", swapped=lambda a, k: (a,)),
+        _from_engine("ReLU", "relu"),
+        _from_engine(
+            "log",
+            swapped=lambda a, k: (1 / math.log(a),) if a > 0 and a != 1 else (math.nan,),
+        ),
+        _from_engine("sigmoid"),
+    )
+}
+
+# the _op names learners give their nodes: each rule's own (in any case), and common variants
+NAMES = {op.lower(): op for op in RULES if not op.startswith("**")}
+NAMES.update(add="+", sub="-", mul="*", div="/", truediv="/", ln="log")
+
+
+class Known:
+    """What a node is: its rule, its operands in order (a Value used twice appears twice), k."""
+
+    __slots__ = ("rule", "operands", "k", "_result")
+
+    def __init__(self, rule: Rule, operands: tuple[Any, ...], k: float = 0.0) -> None:
+        self.rule, self.operands, self.k = rule, operands, k
+        self._result: tuple[float, Locals] | None = None
+
+    def run(self) -> tuple[float, Locals]:
+        """(output, locals) of the rule on the operands' data (computed once: a check never
+        changes data)."""
+        if self._result is None:
+            self._result = self.rule.run(*(float(o.data) for o in self.operands), self.k)
+        return self._result
+
+
+def _power_const(op: str) -> float | None:
+    """k of a node named like the original's '**2', '**-1', '**0.5' (or '^2', 'pow2')."""
+    for prefix in ("**", "^", "pow"):
+        if op.startswith(prefix):
+            try:
+                return float(op[len(prefix) :].strip("() "))
+            except ValueError:
+                return None
+    return None
+
+
+def _tries(known: Known) -> bool:
+    """Whether the rule runs on the operands' data (it may be outside the rule's domain)."""
+    try:
+        known.run()
+    except (ArithmeticError, ValueError):
+        return False
+    return True
+
+
+def identify(node: Any, inputs: Sequence[Any]) -> tuple[Known | None, bool]:
+    """(what `node` is, whether its data agrees with that), from its `_op` name if usual, else
+    from which rule reproduces its data. (None, True) when it cannot be told."""
+    op = str(getattr(node, "_op", "") or "").strip()
+    data = getattr(node, "data", math.nan)
+    candidates: list[Known] = []
+    name = NAMES.get(op.lower())
+    if name is not None:
+        rule = RULES["neg" if name == "-" and len(inputs) == 1 else name]
+        candidates += _orders(rule, inputs)
+    elif op.startswith(("**", "^", "pow")):
+        k = _power_const(op)
+        if len(inputs) == 1 and k is not None:
+            candidates.append(Known(RULES["**k"], tuple(inputs), k))
+        elif len(inputs) == 2 or (len(inputs) == 1 and k is None):
+            candidates += _orders(RULES["**"], inputs)
+    for known in candidates:  # an order of a set-valued _prev whose forward fits
+        if _tries(known) and close(known.run()[0], data, rel=1e-9):
+            return known, True
+    if candidates:
+        return (candidates[0], False) if _tries(candidates[0]) else (None, True)
+    for rule in RULES.values():  # no usual name: the rule that reproduces the data, if one does
+        if rule.op == "**k":
+            continue
+        for known in _orders(rule, inputs):
+            if _tries(known) and close(known.run()[0], data, rel=1e-12):
+                return known, True
+    return None, True
+
+
+def _orders(rule: Rule, inputs: Sequence[Any]) -> list[Known]:
+    """The ways `inputs` can be the rule's operands: a 1-element _prev of a binary op is a Value
+    used twice; a set's two elements may be in either order."""
+    ins = tuple(inputs)
+    if rule.arity == 1:
+        return [Known(rule, ins)] if len(ins) == 1 else []
+    if len(ins) == 1:
+        return [Known(rule, (ins[0], ins[0]))]
+    if len(ins) != 2:
+        return []
+    return [Known(rule, ins)] if rule.symmetric else [Known(rule, ins), Known(rule, ins[::-1])]
+
+
+def inputs_of(node: Any) -> list[Any]:
+    """The node's inputs (its `_prev`, a tuple, list or set), in their order."""
+    prev = getattr(node, "_prev", ())
+    try:
+        return list(prev)
+    except TypeError:
+        return []
+
+
+def topo(roots: Iterable[Any]) -> list[Any]:
+    """Every node the roots depend on, inputs first, without recursion (any depth)."""
+    order: list[Any] = []
+    seen: set[int] = set()
+    for root in roots:
+        stack: list[tuple[Any, bool]] = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                order.append(node)
+            elif id(node) not in seen:
+                seen.add(id(node))
+                stack.append((node, True))
+                stack.extend((p, False) for p in reversed(inputs_of(node)))
+    return order
+
+
+def label(node: Any, names: dict[int, str], depth: int = 0) -> str:
+    """A node as an expression of the named Values: (a - b), tanh(a), (a**2)."""
+    if id(node) in names:
+        return names[id(node)]
+    ins = inputs_of(node)
+    if not ins or depth > 3:
+        return fmt(getattr(node, "data", "?")) if not ins else "(…)"
+    op = str(getattr(node, "_op", "") or "?")
+    parts = [label(p, names, depth + 1) for p in ins]
+    if op.startswith("**") and len(parts) == 1:
+        return f"({parts[0]}{op})"
+    if len(parts) == 1:
+        return f"{op}({parts[0]})"
+    if len(parts) == 2:
+        return f"({parts[0]} {op} {parts[1]})"
+    return f"{op}({', '.join(parts)})"
+
+
+# ---------------------------------------------------------------------------- the first wrong step
+def distinct(values: Sequence[Any]) -> list[Any]:
+    """The values without repeats (by identity), in order."""
+    seen: set[int] = set()
+    out = []
+    for v in values:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out
+
+
+def why(known: Known, positions: Sequence[int], lang: str, name: str) -> str:
+    """Why the expected contribution is what it is: the local rule, in words, with numbers."""
+    _, local = known.run()
+    rule = known.rule
+    parts = [
+        text(
+            f"practice.why.{rule.op}.{min(i, rule.arity - 1)}",
+            lang,
+            value=fmt(local[i]),
+            k=fmt(known.k),
+        )
+        for i in positions
+    ]
+    if len(positions) > 1:
+        return titled(text("practice.both_operands", lang, input=name), joined(parts, lang), lang)
+    return parts[0]
+
+
+class Walk:
+    """One check of a learner's graph: names for its Values, what some nodes are known to be."""
+
+    def __init__(self, names: dict[int, str], lang: str, known: dict[int, Known] | None = None):
+        self.names = names
+        self.lang = lang
+        self.known = known or {}
+        self._cache: dict[int, tuple[Known | None, bool]] = {}
+
+    def label(self, node: Any, depth: int = 0) -> str:
+        """The node as an expression of the named Values, its operands in the op's order."""
+        if id(node) in self.names or not inputs_of(node) or depth > 3:
+            return label(node, self.names, depth)
+        known, _ = self.identify(node)
+        if known is None:
+            return label(node, self.names, depth)
+        parts = [self.label(o, depth + 1) for o in known.operands]
+        symbol = known.rule.symbol
+        if known.rule.op == "**k":
+            return f"({parts[0]}**{fmt(known.k)})"
+        if known.rule.op == "neg":
+            return f"(-{parts[0]})"
+        if known.rule.arity == 1:
+            return f"{symbol}({parts[0]})"
+        return f"({parts[0]} {symbol} {parts[1]})"
+
+    def identify(self, node: Any) -> tuple[Known | None, bool]:
+        """What the node is (given, or recognised) and whether its data agrees."""
+        if id(node) not in self._cache:
+            if id(node) in self.known:
+                known = self.known[id(node)]
+                try:
+                    ok = close(known.run()[0], node.data, rel=1e-9)
+                except (ArithmeticError, ValueError):
+                    ok = True  # outside the rule's domain: the engine raises, not the learner's fault
+                self._cache[id(node)] = (known, ok)
+            else:
+                self._cache[id(node)] = identify(node, inputs_of(node))
+        return self._cache[id(node)]
+
+    def forward(self, order: Sequence[Any]) -> Problem | None:
+        """The first node, inputs first, whose data is not its op of its inputs' data."""
+        for node in order:
+            if not inputs_of(node):
+                continue
+            known, ok = self.identify(node)
+            if known is not None and not ok:
+                expected = known.run()[0]
+                args = ", ".join(fmt(o.data) for o in known.operands)
+                if known.rule.op == "**k":
+                    args += f"; k = {fmt(known.k)}"
+                return Problem(
+                    "wrong-forward",
+                    text(
+                        "practice.wrong_forward",
+                        self.lang,
+                        node=self.label(node),
+                        found=fmt(node.data),
+                        expected=fmt(expected),
+                        symbol=known.rule.symbol,
+                        args=args,
+                    ),
+                )
+        return None
+
+    def run(self, roots: Sequence[Any], seeds: Sequence[float]) -> Problem | None:
+        """Set each root's grad to its seed, run every `_backward()` in a correct order, and
+        return the first step that adds the wrong amount (None: every step is right)."""
+        order = topo(roots)
+        problem = self.forward(order)
+        if problem is not None:
+            return problem
+        for root, seed in zip(roots, seeds):
+            root.grad = seed
+        default = default_code(order)
+        for node in reversed(order):
+            if not inputs_of(node):
+                continue
+            problem = self.step(node, default)
+            if problem is not None:
+                return problem
+        return None
+
+    def step(self, node: Any, default: Any) -> Problem | None:
+        """Run one node's `_backward()` and compare what each input gained with local * upstream."""
+        known, operands, ins = self.operands(node)
+        upstream = node.grad
+        backward: Callable[[], Any] = node._backward
+        before = [p.grad for p in ins]
+        not_attached = default is not None and getattr(backward, "__code__", None) is default
+        backward()
+        return self.compare(
+            node, known, operands, before, [p.grad for p in ins], upstream, not_attached
+        )
+
+    def operands(self, node: Any) -> tuple[Known | None, tuple[Any, ...], list[Any]]:
+        """What the node is, its operands in order, and its distinct inputs."""
+        known, _ = self.identify(node)
+        operands = known.operands if known is not None else tuple(inputs_of(node))
+        return known, operands, distinct(operands)
+
+    def compare(
+        self,
+        node: Any,
+        known: Known | None,
+        operands: Sequence[Any],
+        before: Sequence[Any],
+        after: Sequence[Any],
+        upstream: Any,
+        not_attached: bool,
+    ) -> Problem | None:
+        """The first input whose grad did not gain local * upstream in this step, diagnosed."""
+        if known is None:
+            return None
+        _, local = known.run()
+        for p, b, a in zip(distinct(operands), before, after):
+            positions = [i for i, o in enumerate(operands) if o is p]
+            expected = sum(local[i] * upstream for i in positions)
+            if (
+                not_attached
+                and any(local[i] != 0 for i in positions)
+                or not _adds_up(b, a, expected)
+            ):
+                return self.diagnose(node, known, p, positions, b, a, upstream, not_attached)
+        return None
+
+    def diagnose(
+        self,
+        node: Any,
+        known: Known,
+        p: Any,
+        positions: list[int],
+        before: Any,
+        after: Any,
+        upstream: Any,
+        not_attached: bool,
+    ) -> Problem:
+        """Name the mistake behind a wrong step, and put the step in words."""
+        _, local = known.run()
+        shares = [local[i] * upstream for i in positions]
+        expected = sum(shares)
+        name, node_name = self.label(p), self.label(node)
+        because = why(known, positions, self.lang, name)
+        fields = {"input": name, "node": node_name, "expected": signed(expected)}
+        if not_attached:
+            return Problem(
+                "closure-not-attached", text("practice.not_attached", self.lang, **fields)
+            )
+        found = _difference(after, before)
+        words = text(
+            "practice.step_wrong",
+            self.lang,
+            found=signed(found),
+            upstream=fmt(upstream),
+            why=because,
+            **fields,
+        )
+        overwritten = (not close(before, 0, abs_=0) or len(positions) > 1) and any(
+            close(after, s) for s in [*shares, expected]
+        )
+        if overwritten:
+            total = fmt(_sum(before, expected))
+            share = fmt(expected) if expected >= 0 else f"({fmt(expected)})"
+            fields["expected"] = share
+            step = text(
+                "practice.assign",
+                self.lang,
+                after=fmt(after),
+                before=fmt(before),
+                total=total,
+                **fields,
+            )
+            return Problem("assign-not-add", step)
+        swapped = known.rule.swapped
+        if swapped is not None:
+            xs = [float(o.data) for o in known.operands]
+            wrong = swapped(*xs, known.k)
+            guess = sum(wrong[i] * upstream for i in positions)
+            if close(found, guess) and not close(guess, expected):
+                key = (
+                    "practice.operand_binary" if known.rule.arity == 2 else "practice.operand_unary"
+                )
+                return Problem("wrong-operand", f"{words}; {text(key, self.lang)}")
+        if not close(upstream, 1) and close(found, sum(local[i] for i in positions)):
+            return Problem("wrong-local", f"{words}; {text('practice.no_upstream', self.lang)}")
+        return Problem("wrong-local", words)
+
+
+def default_code(order: Sequence[Any]) -> Any:
+    """The code of the do-nothing `_backward` a leaf gets in `__init__` (the lecture's lambda):
+    an op node still carrying it never had its closure attached."""
+    for node in order:
+        if not inputs_of(node):
+            return getattr(getattr(node, "_backward", None), "__code__", None)
+    return None
+
+
+def _difference(after: Any, before: Any) -> float:
+    """after - before, as floats (nan where either is not a number)."""
+    try:
+        return float(after) - float(before)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
+
+
+def _sum(before: Any, expected: float) -> float:
+    """before + expected, as floats (nan where before is not a number)."""
+    try:
+        return float(before) + expected
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
+
+
+def _adds_up(before: Any, after: Any, expected: float) -> bool:
+    """after == before + expected, to rounding (the learner may sum in another order)."""
+    if close(after, _sum(before, expected)):
+        return True
+    # a large grad held before swallows a small share: compare the difference as well
+    return close(_difference(after, before), expected, rel=1e-6, abs_=1e-9)

@@ -1,0 +1,101 @@
+"""The check of backward() (micrograd.practice.checks.backward): the Stack Exchange graph's
+global `visited` set, recursion, the wrong order and a forgotten output grad are each named."""
+
+from __future__ import annotations
+
+import types
+
+from micrograd import engine
+from micrograd.practice import check
+from micrograd.practice.checks import backward
+from micrograd.practice.reference import solution
+from test_practice import REFERENCE, mutate
+
+
+def test_the_stack_exchange_numbers_come_from_this_engine():
+    root, names, _ = backward.stack_exchange(engine.Value, 2.0, 3.0)
+    root.backward()
+    assert (names["a"].grad, names["b"].grad) == (25.0, 19.0)
+
+
+def test_a_value_used_twice_shows_assign_not_add_with_no_grad_before(tmp_path):
+    # both lines of + written with =: a + a gets 1 instead of 2, even with all grads at 0
+    path = mutate(tmp_path, "self.grad += 1.0 * out.grad", "self.grad = 1.0 * out.grad")
+    path = mutate(
+        tmp_path, "other.grad += 1.0 * out.grad", "other.grad = 1.0 * out.grad", open(path).read()
+    )
+    result = check("backward", path)
+    assert result.mistake == "assign-not-add"
+    assert result.first_wrong_step.startswith("a + a: ")
+
+
+GLOBAL_VISITED = """
+    def backward(self):
+        self.grad = 1.0
+        self._walk()
+
+    def _walk(self):
+        self._backward()
+        for child in self._prev:
+            if child not in visited:
+                visited.add(child)
+                child._walk()
+"""
+
+RECURSIVE = """
+    def backward(self):
+        topo = []
+        visited = set()
+
+        def build_topo(v):
+            if v not in visited:
+                visited.add(v)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
+        self.grad = 1.0
+        for v in reversed(topo):
+            v._backward()
+"""
+
+
+def test_the_stack_exchange_global_visited_bug_is_visit_order(tmp_path):
+    source = REFERENCE.replace("self._prev = set(_children)", "self._prev = tuple(_children)")
+    source = "visited = set()\n\n" + source  # the question's global set
+    path = mutate(tmp_path, solution("backward"), GLOBAL_VISITED, source)
+    module = types.ModuleType("buggy")
+    exec(open(path).read(), module.__dict__)
+    root, names, _ = backward.stack_exchange(module.Value, 2.0, 3.0)
+    root.backward()
+    assert names["a"].grad == 4.0  # the question's wrong number (e before g)
+    module.visited.clear()
+    result = check("backward", path)
+    assert result.mistake == "visit-order"
+    step = result.first_wrong_step
+    assert step.startswith(
+        "the Stack Exchange graph at a = 2, b = 3: `c._backward()` ran while c.grad was 1; "
+        "expected 7"
+    )
+    assert "`g` uses c too" in step
+
+
+def test_a_recursive_backward_hits_the_recursion_limit(tmp_path):
+    result = check("backward", mutate(tmp_path, solution("backward"), RECURSIVE))
+    assert result.mistake == "recursion-limit"
+    assert "100,000" in result.first_wrong_step and "RecursionError" in result.first_wrong_step
+
+
+def test_walking_the_order_forwards_is_visit_order(tmp_path):
+    path = mutate(tmp_path, "        for v in reversed(topo):", "        for v in topo:")
+    result = check("backward", path)
+    assert result.mistake == "visit-order"
+    assert "`b._backward()` ran while b.grad was 0; expected 2" in result.first_wrong_step
+
+
+def test_forgetting_the_output_grad_of_one(tmp_path):
+    path = mutate(tmp_path, "        self.grad = 1.0\n        for v", "        for v")
+    result = check("backward", path)
+    assert result.mistake == "other"
+    assert "self.grad = 1.0" in result.first_wrong_step

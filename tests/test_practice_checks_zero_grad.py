@@ -1,0 +1,36 @@
+"""The check of zero_grad, zero_grad_all and train (micrograd.practice.checks.zero_grad): grads
+that are not reset, or reset too late, are named."""
+
+from __future__ import annotations
+
+import pytest
+
+from micrograd.practice import check
+from test_practice import mutate
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        (
+            "        zero_grad(params)\n        loss.backward()",
+            "        loss.backward()",
+            ["in step 2, `w.grad` is", "it still holds", "from step 1"],
+        ),
+        (
+            "        zero_grad(params)\n        loss.backward()",
+            "        loss.backward()\n        zero_grad(params)",
+            ["is 0 when the update runs"],
+        ),
+        (
+            "            v.grad = 0.0\n            stack.extend(v._prev)",
+            "            if not v._prev:\n                v.grad = 0.0\n            stack.extend(v._prev)",
+            ["after zero_grad_all(root), `(a * a).grad` is still", "inner ones too"],
+        ),
+    ],
+)
+def test_grads_not_reset_are_named(tmp_path, old, new, words):
+    result = check("zero-grad", mutate(tmp_path, old, new))
+    assert result.mistake == "not-reset"
+    for w in words:
+        assert w in result.first_wrong_step

@@ -1,0 +1,106 @@
+"""`micrograd practice` end to end (micrograd.practice.command): start, check, hint, reveal,
+status and check-engine, in English and Chinese, with the progress file and notebooks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from micrograd.practice import check
+from micrograd.practice.checks.predict import asked
+from micrograd.practice.reference import solution
+from test_practice import REFERENCE, practice
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_command_end_to_end(tmp_path, lang):
+    locale = "zh_CN.UTF-8" if lang == "zh" else "C.UTF-8"
+    zh = lang == "zh"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return practice(tmp_path, *args, lang=locale)
+
+    started = run("start", "op-sub")
+    assert started.returncode == 0, started.stderr
+    stub = tmp_path / "practice" / "op-sub.py"
+    assert ("任务" if zh else "Task") in stub.read_text(encoding="utf-8")
+    refused = run("reveal", "op-sub")
+    assert refused.returncode == 1 and "check" in refused.stderr
+
+    failed = run("check", "op-sub")
+    assert failed.returncode == 1
+    assert ("还没有写" if zh else "is not written yet") in failed.stdout
+    hint = run("hint", "op-sub")
+    assert hint.returncode == 0 and "d(a - b)/db = -1" in hint.stdout
+
+    text = stub.read_text(encoding="utf-8")
+    fixed = text.replace('raise NotImplementedError("__sub__")', "return self + (-other)")
+    stub.write_text(fixed, encoding="utf-8")
+    passed = run("check", "op-sub")
+    assert passed.returncode == 0, passed.stdout
+    assert ("op-sub：通过" if zh else "op-sub: passed") in passed.stdout
+
+    status = run("status")
+    row = next(line for line in status.stdout.splitlines() if line.startswith("op-sub"))
+    assert row.split()[-1] == ("是" if zh else "yes")
+    assert ("通过了 1 个" if zh else "1 of 18 exercises passed") in status.stdout
+    revealed = run("reveal", "op-sub")
+    assert revealed.returncode == 0 and "return self + (-other)" in revealed.stdout
+
+    again = run("start", "op-sub")
+    assert again.returncode == 1 and stub.read_text(encoding="utf-8") == fixed
+
+
+def test_the_command_usage_errors_and_a_corrupt_progress_file(tmp_path):
+    assert practice(tmp_path, "check", "no-such").returncode == 2
+    assert practice(tmp_path, "check", "op-add").returncode == 2  # no stub yet
+    assert practice(tmp_path, "--lang", "zh", "check").returncode == 2
+    (tmp_path / "practice").mkdir()
+    (tmp_path / "practice" / "progress.json").write_text("{not json", encoding="utf-8")
+    status = practice(tmp_path, "status")
+    assert status.returncode == 0 and "starting over" in status.stderr
+    reference = tmp_path / "ref.py"
+    reference.write_text(REFERENCE, encoding="utf-8")
+    done = practice(tmp_path, "check", "op-add", str(reference), "--lang", "zh")
+    assert done.returncode == 0 and "op-add：通过" in done.stdout
+    progress = json.loads((tmp_path / "practice" / "progress.json").read_text(encoding="utf-8"))
+    assert progress["exercises"]["op-add"] == {"attempts": 1, "hints": 0, "passed": True}
+    engine_check = practice(tmp_path, "check-engine", str(reference))
+    assert engine_check.returncode == 0 and "backward" in engine_check.stdout
+
+
+def test_start_notebook_writes_a_notebook_the_checker_reads(tmp_path):
+    done = practice(tmp_path, "start", "op-exp", "--notebook")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "practice" / "op-exp.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert [c["cell_type"] for c in nb["cells"]] == ["markdown", "code", "code"]
+    code = "".join(nb["cells"][1]["source"])
+    nb["cells"][1]["source"] = code.replace(
+        '        raise NotImplementedError("exp")',
+        solution("op-exp").split("\n", 1)[1].rstrip("\n"),
+    ).splitlines(True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    result = check("op-exp", str(path))
+    assert result.passed, result
+
+
+def test_predict_through_the_command(tmp_path):
+    started = practice(tmp_path, "start", "predict-shared", "--lang", "zh")
+    assert started.returncode == 0 and "predict-shared.html" in started.stdout
+    page = (tmp_path / "practice" / "predict-shared.html").read_text(encoding="utf-8")
+    assert '"quiz": true' in page and "预测每一次 +=" in page
+    answers = "".join(f"{q.added:g}\n" for q in asked("predict-shared"))
+    command = [sys.executable, "-m", "micrograd", "practice", "check", "predict-shared"]
+    wrong = "99\n99\n" + answers.split("\n", 1)[1]
+    failed = subprocess.run(command, cwd=tmp_path, input=wrong, capture_output=True, text=True)
+    assert failed.returncode == 1 and "you said 99; expected 1" in failed.stdout
+    passed = subprocess.run(command, cwd=tmp_path, input=answers, capture_output=True, text=True)
+    assert passed.returncode == 0 and "predict-shared: passed" in passed.stdout
+    revealed = practice(tmp_path, "reveal", "predict-shared")
+    assert "a.grad += 3 * 6 = 18" in revealed.stdout
+    notebook = practice(tmp_path, "start", "predict-neuron", "--notebook")
+    assert notebook.returncode == 0 and (tmp_path / "practice" / "predict-neuron.ipynb").exists()

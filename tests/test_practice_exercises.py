@@ -1,0 +1,47 @@
+"""The exercises (micrograd.practice.exercises): the ids and mistake names of the contract, the
+lecture's order, and each exercise's words in both languages."""
+
+from __future__ import annotations
+
+from micrograd.practice import EXERCISES, MISTAKES
+from micrograd.text import catalog
+
+
+def test_exercise_ids_and_mistake_names_of_the_contract():
+    for id in ("op-add", "op-mul", "op-pow", "op-sub", "op-div", "op-tanh", "op-exp", "op-relu"):
+        assert id in EXERCISES
+    for id in ("op-log", "op-pow-value", "backward", "zero-grad", "neuron-mlp"):
+        assert id in EXERCISES
+    assert set(MISTAKES) == {
+        "assign-not-add",
+        "closure-not-attached",
+        "wrong-local",
+        "wrong-operand",
+        "not-reset",
+        "recursion-limit",
+        "visit-order",
+        "wrong-forward",
+        "other",
+    }
+    for ex in EXERCISES.values():
+        assert ex.title("en") and ex.title("zh") and ex.task("zh")
+        assert 2 <= len(ex.hints("en")) == len(ex.hints("zh")) <= 3
+
+
+def test_every_exercise_is_in_the_lecture_order_once():
+    for lang in ("en", "zh"):
+        titled = [
+            k.split(".")[1]
+            for k in catalog(lang)
+            if k.endswith(".title") and k.startswith("exercise.")
+        ]
+        assert titled == list(EXERCISES)  # the catalog's words, one exercise each, in order
+    assert list(EXERCISES)[:2] == ["derivative", "predict-lecture"]
+    assert list(EXERCISES)[-2:] == ["softmax-nll", "neuron-mlp"]
+
+
+def test_an_exercises_words_are_the_catalogs():
+    ex = EXERCISES["op-pow"]
+    assert "f'**{k}'" in ex.task("en") and "f'**{k}'" in ex.task("zh")  # braces kept as written
+    assert ex.hints("en")[0] == "d(x**k)/dx = k * x**(k-1)."
+    assert len(ex.hints("en")) == 3
