@@ -41,14 +41,15 @@ ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
 CORE_TESTS = [
     f"tests/test_{m}.py"
     for m in (
-        *("engine", "specialize", "flat", "nn", "optim", "losses", "data", "io", "functional"),
+        *("engine", "specialize", "replay_python", "nn", "optim", "losses", "data", "io"),
+        "functional",
         *("properties", "seed_documents", "text", "modes"),
     )
 ]
 PROPERTY_TESTS = [
     "tests/test_properties.py",
     "tests/test_expr.py",
-    "tests/test_fast.py",
+    "tests/test_replay_numpy.py",
     "tests/test_functional.py",
     "tests/test_torch_oracle.py",
     "tests/test_export.py",
@@ -320,7 +321,7 @@ def release(args: list[str]) -> None:
         if missing:
             sys.exit(f"micrograd demo did not write {', '.join(missing)}")
 
-        # the tests and the site's playground code that test_flat.py reads, in the same layout
+        # the tests, and the site's playground code that a test of the python back end reads
         shutil.copytree(
             os.path.join(ROOT, "tests"),
             os.path.join(tmp, "tests"),

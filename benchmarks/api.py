@@ -1,4 +1,5 @@
-"""The documented fast-path API against PyTorch: the code a user writes from micrograd.fast's docs.
+"""The documented replay API against PyTorch: the code a user writes from micrograd.replay's docs,
+on its numpy back end.
 
     .venv/bin/python benchmarks/api.py [--rounds 7] [--calls 20]
 
@@ -34,9 +35,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from micrograd.data import digits, moons  # noqa: E402
-from micrograd.fast import trace  # noqa: E402
 from micrograd.losses import cross_entropy_one  # noqa: E402
 from micrograd.nn import MLP  # noqa: E402
+from micrograd.replay import compile  # noqa: E402
 
 torch.set_num_threads(1)
 TARGETS = {"W": 2.5, "digits": 1.1, "width 256": 0.7}  # PyTorch's time / ours, issue 24 §3
@@ -78,7 +79,8 @@ class Ours:
 
     def __init__(self, c: dict, array: bool) -> None:
         self.rows = c["rows"]
-        self.prog = trace(c["loss"], c["model"].parameters(), self.rows.shape[1])
+        params = c["model"].parameters()
+        self.prog = compile(c["loss"], params, self.rows.shape[1], backend="numpy")
         self.theta = self.prog.pull() if array else None
 
     def call(self) -> float:

@@ -1,5 +1,6 @@
 """Benchmark, without numpy: a traced program replayed in pure Python
-(micrograd.flat: flat lists of floats, no Value objects) against the eager engine.
+(micrograd.replay's python back end: flat lists of floats, no Value objects) against the eager
+engine.
 
     .venv/bin/python benchmarks/pure_replay.py                 # CPython, ~10 s
     node benchmarks/pure_replay_pyodide.mjs                    # the same in Pyodide (Node), ~20 s
@@ -9,10 +10,11 @@ Workloads, each one training step on the whole set:
   W           benchmarks/bench.py's: two moons (100 points, noise 0.1, labels -1/+1),
               MLP(2, [16, 16, 1]), mean hinge loss + 1e-4 * L2, SGD (lr 0.05); the eager side is
               a copy of benchmarks/worker.py's Eager class (the original demo's user code)
-  playground  the site's playground defaults (site_src/assets/mg_site.py, Playground.train):
-              moons(n=100, seed=0), MLP(2, [8, 8, 1]) relu, bce_with_logits, Adam (lr 0.03), and
-              the accuracy from the logits
-Engines: the eager engine; the replay (compile_flat, sums folded into one expression per neuron);
+  playground  the site's playground's model and data (site_src/assets/mg_site.py):
+              moons(n=100, seed=0), MLP(2, [8, 8, 1]) relu, Adam (lr 0.03), with the loss and the
+              logit (for the accuracy) of one program: bce_with_logits, then the logit
+Engines: the eager engine; the replay (replay.compile(..., backend="python"), sums folded into
+one expression per neuron);
 the replay with one statement per node (fold=False), for comparison. Every round runs each engine
 from the same starting weights, the engines' order alternating between rounds; the ratio
 eager/replay is taken within each round (paired), and its median and min..max over the rounds are
@@ -35,7 +37,12 @@ import time
 
 from worker import ALPHA, LR, Eager  # benchmarks/worker.py: W's user code, as bench.py runs it
 
-from micrograd.flat import compile_flat
+from micrograd.replay import compile
+
+
+def python(fn, params, n_inputs, fold=True):
+    """fn compiled by micrograd.replay's python back end."""
+    return compile(fn, params, n_inputs, backend="python", fold=fold)
 
 
 def add_up(xs):
@@ -79,7 +86,7 @@ class EagerW(Eager):
 
 
 class ReplayW(EagerW):
-    """The same step on micrograd.flat: one sample's hinge loss traced once, and the L2 term."""
+    """The same step on the python replay: one sample's hinge loss traced once, and the L2 term."""
 
     def __init__(self, X, y, weights, hidden, fold=True):
         super().__init__(X, y, weights, hidden)
@@ -87,18 +94,18 @@ class ReplayW(EagerW):
         model = self.model
         params = self.params = model.parameters()
         start = time.perf_counter()
-        self.prog = compile_flat(
+        self.prog = python(
             lambda x0, x1, t: (1 + -t * model([x0, x1])).relu(), params, 3, fold=fold
         )
-        self.reg = compile_flat(lambda: ALPHA * sum(p * p for p in params), params, 0, fold=fold)
+        self.reg = python(lambda: ALPHA * sum(p * p for p in params), params, 0, fold=fold)
         self.compile_seconds = time.perf_counter() - start
         self.lines = self.prog.source.count("\n") + self.reg.source.count("\n")
         self.rows = [[*x, t] for x, t in zip(X, y)]
 
     def grads(self):
         numbers = [p.data for p in self.params]
-        losses, g_data = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows), numbers)
-        (reg,), g_reg = self.reg.value_and_grad([()], None, numbers)
+        losses, g_data, _ = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows), numbers)
+        (reg,), g_reg, _ = self.reg.value_and_grad([()], None, numbers)
         return add_up(losses) * (1.0 / len(losses)) + reg, [a + b for a, b in zip(g_data, g_reg)]
 
     def sample_grads(self, i):
@@ -106,8 +113,8 @@ class ReplayW(EagerW):
 
     def step(self):
         numbers = [p.data for p in self.params]
-        _, g_data = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows), numbers)
-        _, g_reg = self.reg.value_and_grad([()], None, numbers)
+        _, g_data, _ = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows), numbers)
+        _, g_reg, _ = self.reg.value_and_grad([()], None, numbers)
         for p, a, b in zip(self.params, g_data, g_reg):
             p.grad = g = a + b
             p.data -= LR * g
@@ -125,7 +132,7 @@ def workload_w():
 
 # ---------------------------------------------------------------------------- the playground
 class EagerPlayground:
-    """The body of mg_site.Playground.train's loop, with the playground's defaults."""
+    """A playground step with Values: bce_with_logits on the whole set, Adam, the accuracy."""
 
     name = "eager"
 
@@ -178,7 +185,7 @@ class EagerPlayground:
 
 
 class ReplayPlayground(EagerPlayground):
-    """The same step on micrograd.flat: one sample's loss and logit traced once."""
+    """The same step on the python replay: one sample's loss and logit traced once."""
 
     def __init__(self, X, y, weights, hidden, fold=True):
         super().__init__(X, y, weights, hidden)
@@ -192,20 +199,20 @@ class ReplayPlayground(EagerPlayground):
             return bce_with_logits([z], [t]), z  # the loss, and the logit for the accuracy
 
         start = time.perf_counter()
-        self.prog = compile_flat(one, self.params, 3, fold=fold)
+        self.prog = python(one, self.params, 3, fold=fold)
         self.compile_seconds = time.perf_counter() - start
         self.lines = self.prog.source.count("\n")
         self.rows = [[*x, t] for x, t in zip(X, y)]
 
     def grads(self):
-        out, grads = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows))
+        out, grads, _ = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows))
         return add_up([loss for loss, _ in out]) * (1.0 / len(out)), grads
 
     def sample_grads(self, i):
         return self.prog.value_and_grad([self.rows[i]], 1.0 / len(self.rows))[1]
 
     def step(self):
-        out, grads = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows))
+        out, grads, _ = self.prog.value_and_grad(self.rows, 1.0 / len(self.rows))
         loss = add_up([loss for loss, _ in out]) * (1.0 / len(out))
         if not math.isfinite(loss):
             raise FloatingPointError("diverged")
@@ -221,7 +228,7 @@ def workload_playground():
     from micrograd.nn import MLP
 
     X, y = moons(n=100, seed=0)
-    random.seed(0)  # as Playground.reset: the weights come from Python's random
+    random.seed(0)  # as the playground: the weights come from Python's random
     weights = [p.data for p in MLP(2, [8, 8, 1], activation="relu").parameters()]
     return X, y, weights, [8, 8]
 

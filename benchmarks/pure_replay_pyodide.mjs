@@ -1,4 +1,4 @@
-// benchmarks/pure_replay.py inside Pyodide, under Node: the eager engine against micrograd.flat's
+// benchmarks/pure_replay.py inside Pyodide, under Node: the eager engine against micrograd.replay's
 // pure-Python replay where the browser site runs them (no numpy there).
 //
 //     node benchmarks/pure_replay_pyodide.mjs                  # ~20 s on the 2-core machine

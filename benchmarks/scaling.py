@@ -48,17 +48,16 @@ def case(name: str, hidden: list[int], batch: int | None) -> dict:
 
 
 class Fast:
-    """This library's fast path, as fit() runs it: its Trainer's step."""
+    """This library's numpy back end, as fit() runs it: its Trainer's step."""
 
     def __init__(self, c: dict, dtype: str) -> None:
         random.seed(0)
         model = MLP(c["sizes"][0], c["sizes"][1:])
         start = time.perf_counter()
         clf = Classifier(model, c["classes"], reg=REG, dtype=dtype)
-        self.trainer = Trainer(clf, c["X"], c["y"], SGD(model.parameters(), lr=LR))
-        self.trainer.fast.loss_and_grad(self.trainer.rows)  # traces
-        self.trace_s = time.perf_counter() - start
-        self.params = self.trainer.fast.theta.copy()  # the starting point, for PyTorch
+        self.trainer = Trainer(clf, c["X"], c["y"], SGD(model.parameters(), lr=LR), backend="numpy")
+        self.trace_s = time.perf_counter() - start  # the Trainer traces
+        self.params = self.trainer.theta.copy()  # the starting point, for PyTorch
 
     def step(self) -> float:
         return self.trainer.step()

@@ -10,7 +10,7 @@ Protocol on stdin/stdout, one JSON document per line:
 BENCH_GC=tuned runs the worker inside micrograd.tuned() (for 0.1.0: the same GC thresholds).
 
 Engines: "eager" and "original" (the same user code; which micrograd it imports depends on the
-interpreter bench.py starts), "fast" (micrograd.fast), "torch" (batched float64), "autograd" (HIPS).
+interpreter bench.py starts), "fast" (micrograd.replay, numpy), "torch" (batched float64), "autograd" (HIPS).
 The workload W is the original demo's training step: mean hinge loss + 1e-4 * L2, SGD.
 """
 
@@ -99,19 +99,21 @@ class Eager:
 
 
 class Fast(Eager):
-    """micrograd.fast: trace one sample's loss once, replay it on the batch with numpy."""
+    """micrograd.replay's numpy back end: trace one sample's loss once, replay it on the batch."""
 
     def __init__(self, X, y, weights, hidden):
         super().__init__(X, y, weights, hidden)
         import numpy as np
 
-        from micrograd.fast import trace
         from micrograd.losses import l2
+        from micrograd.replay import compile
 
         params = self.params = self.model.parameters()
         self.np = np
-        self.per_sample = trace(lambda x0, x1, t: (1 + -t * self.model([x0, x1])).relu(), params, 3)
-        self.reg = trace(lambda: ALPHA * l2(params), params, 0)
+        model = self.model
+        loss = lambda x0, x1, t: (1 + -t * model([x0, x1])).relu()  # noqa: E731
+        self.per_sample = compile(loss, params, 3, backend="numpy")
+        self.reg = compile(lambda: ALPHA * l2(params), params, 0, backend="numpy")
         self.batch = np.array([[*xi, yi] for xi, yi in zip(X, y)])
         self.no_inputs = np.zeros((1, 0))
 

@@ -265,7 +265,9 @@ def editor() -> None:
         with open(os.path.join(ROOT, "node_modules", name, "package.json"), encoding="utf-8") as f:
             meta = json.load(f)
         lines.append(f"{meta['name']} {meta['version']}: {meta['license']} license")
-    with open(os.path.join(SITE, "assets", "site", "editor.NOTICE.txt"), "w", encoding="utf-8") as f:
+    with open(
+        os.path.join(SITE, "assets", "site", "editor.NOTICE.txt"), "w", encoding="utf-8"
+    ) as f:
         f.write(
             "editor.js bundles CodeMirror 6 (https://codemirror.net, by Marijn Haverbeke and others),\n"
             "unmodified, from the npm packages that package-lock.json pins:\n"

@@ -3,8 +3,8 @@ needs. `missing(op)` lists, in words, each place an op is not yet wired into (em
 
 A rule is one function; the places that run it are the math namespaces (floats, IEEE floats, Values,
 numpy arrays, torch tensors), the eager engine (a Value method), grads of grads
-(backward(create_graph=True)), the fast path (micrograd.fast.trace), the pure-Python replay
-(micrograd.flat), export (to_torch_fn), the
+(backward(create_graph=True)), the replay's numpy and pure-Python back ends (micrograd.replay),
+its torch back end (to_torch_fn), the
 expression language of `micrograd explain` (micrograd.teach.expr.FUNCTIONS), and explain's formula (the fuzz
 dictionary is made from micrograd.teach.expr.FUNCTIONS). tests/test_maths.py runs it for every row, and on a half-added op in a subprocess.
 """
@@ -191,39 +191,30 @@ def missing(op: str) -> list[str]:
                 problems.append(f"create_graph: second derivative {second[i]}, slope {slope}")
     except Exception as e:
         problems.append(f"backward(create_graph=True) fails: {type(e).__name__}: {e}")
-    # 4. the fast path: a traced batch gives the eager numbers
-    try:
-        import numpy as np
+    # 4. and 5. the replay's back ends: a traced row gives the eager numbers (numpy: an array,
+    # python: its rule written out)
+    from micrograd.replay import compile
 
-        from micrograd.fast import trace
-
-        prog = trace(fn, [], len(xs), example=xs)
-        values, _, dx = prog.value_and_grad(np.array([xs]), input_grads=True)
-        if not _close(float(values[0]), want_out) or not all(
-            _close(float(dx[0, i]), want_local[i]) for i in range(len(xs))
-        ):
-            problems.append(f"micrograd.fast: {values[0]}, {dx[0].tolist()} (eager {want_out})")
-    except ImportError:
-        pass
-    except Exception as e:  # what a half-wired op raises there
-        problems.append(f"micrograd.fast.trace fails: {type(e).__name__}: {e}")
-    # 5. the pure-Python replay (micrograd.flat): its rule written out, the eager numbers
-    try:
-        from micrograd.flat import compile_flat
-
-        leaves = [Value(x) for x in xs]
-        values, grads = compile_flat(lambda: fn(*leaves), leaves, 0).value_and_grad([[]])
-        if not _close(values[0], want_out) or not all(
-            _close(g, d) for g, d in zip(grads, want_local)
-        ):
-            problems.append(f"micrograd.flat: {values[0]}, {grads} (eager {want_out})")
-    except Exception as e:
-        problems.append(f"micrograd.flat fails: {type(e).__name__}: {e}")
+    for backend in ("numpy", "python"):
+        try:
+            if backend == "numpy":
+                import numpy  # noqa: F401
+            prog = compile(fn, [], len(xs), example=xs, backend=backend)
+            values, _, dx = prog.value_and_grad([xs], input_grads=True)
+            got, local = float(values[0]), [float(d) for d in dx[0]]
+            if not _close(got, want_out) or not all(
+                _close(local[i], want_local[i]) for i in range(len(xs))
+            ):
+                problems.append(f"micrograd.replay ({backend}): {got}, {local} (eager {want_out})")
+        except ImportError:
+            pass
+        except Exception as e:  # what a half-wired op raises there
+            problems.append(f"micrograd.replay ({backend}) fails: {type(e).__name__}: {e}")
     # 6. export: torch runs the rule and its autograd agrees
     try:
         import torch
 
-        from micrograd.export import to_torch_fn
+        from micrograd.replay.torch import to_torch_fn
 
         leaves = [Value(x) for x in xs]
         torch_fn = to_torch_fn(fn(*leaves), leaves)

@@ -1,4 +1,4 @@
-"""The training defaults live in micrograd.defaults: the READMEs' tables, the commands' help and
+"""The training defaults live in micrograd.app.defaults: the guide's tables, the commands' help and
 the playground page show those numbers."""
 
 import os
@@ -11,8 +11,8 @@ from micrograd.app.defaults import DEFAULTS, LEARNING_RATES, widths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROWS = {
-    "README.md": ("2-D points", "images", "the playground"),
-    "README.zh-CN.md": ("二维点集", "图像", "训练游乐场"),
+    "docs/guide.md": ("2-D points", "images", "the playground"),
+    "docs/guide.zh-CN.md": ("二维点集", "图像", "训练游乐场"),
 }
 
 

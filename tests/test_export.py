@@ -4,14 +4,11 @@ import random
 
 import pytest
 
-from micrograd import Value
-from micrograd.export import from_torch, to_torch, to_torch_fn
+from micrograd.export import from_torch, to_torch
 from micrograd.io import load_into, save
 from micrograd.nn import MLP
-from programs import DOUBLED, examples, near_kink, programs, run, with_doubled_row
 
 torch = pytest.importorskip("torch")
-from hypothesis import assume, given, settings  # noqa: E402
 
 
 @pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid", "linear"])
@@ -56,33 +53,6 @@ def test_from_torch_refuses_a_different_architecture():
     with pytest.raises(ValueError, match="from_torch: the module is MLP"):
         from_torch(to_torch(MLP(2, [4, 1])), model)
     assert model.state_dict() == before
-
-
-@settings(max_examples=examples(60))
-@given(programs())
-def test_to_torch_fn_matches_any_graph(program):
-    xs, steps = program
-    assume(not near_kink(steps, xs))
-    leaves = [Value(x) for x in xs]
-    out = run(steps, leaves)
-    out.backward()
-    fn = to_torch_fn(out, leaves)
-    ts = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in xs]
-    tout = fn(*ts)
-    tout.backward()
-    assert tout.item() == pytest.approx(out.data, rel=1e-12, abs=1e-12)
-    for v, t in zip(leaves, ts):
-        g = 0.0 if t.grad is None else t.grad.item()
-        assert g == pytest.approx(v.grad, rel=1e-10, abs=1e-10)
-
-
-@pytest.mark.parametrize("name", sorted(DOUBLED))
-def test_one_row_of_OPS_defines_the_op_in_the_export(monkeypatch, name):
-    xs = [0.3, -1.7]
-    f, out, _ = with_doubled_row(monkeypatch, name, xs)  # eager, with the replaced row
-    a, b = Value(xs[0]), Value(xs[1])
-    fn = to_torch_fn(f(a, b), [a, b])
-    assert fn(*[torch.tensor(x, dtype=torch.float64) for x in xs]).item() == pytest.approx(out)
 
 
 # ---------------------------------------------------------------------------- hostile and edge input

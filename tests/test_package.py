@@ -70,3 +70,28 @@ def test_importing_micrograd_imports_no_numpy():
     code = "import sys, micrograd, micrograd.nn, micrograd.text; print('numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_file_table_shows_the_layout_as_it_is():
+    """docs/development.md's table of files names every module and folder of the package, and
+    only ones that exist."""
+    import re
+
+    with open(os.path.join(ROOT, "docs", "development.md"), encoding="utf-8") as f:
+        rows = [line.split("|")[1] for line in f if line.startswith("| `src/micrograd/")]
+    cells = [path for row in rows for path in re.findall(r"`(src/micrograd/[^`]*)`", row)]
+    named = set()
+    for cell in cells:
+        braces = re.fullmatch(r"(.*)\{(.*)\}(.*)", cell)
+        for path in [braces[1] + p + braces[3] for p in braces[2].split(",")] if braces else [cell]:
+            assert os.path.exists(os.path.join(ROOT, path)), path
+            named.add(path.rstrip("/"))
+    package = os.path.join(SRC, "micrograd")
+    present = {
+        f"src/micrograd/{name}"
+        for name in os.listdir(package)
+        if not name.startswith(("_", "."))
+        and name not in ("py.typed",)
+        and (name.endswith(".py") or os.path.isdir(os.path.join(package, name)))
+    }
+    assert present - named == set(), "not in docs/development.md's table"

@@ -141,23 +141,24 @@ def test_hostile_bodies_and_hosts_are_refused(server):
 def test_training_steps_copy_no_parameters_between_values_and_arrays(monkeypatch):
     """One Trainer owns the parameters: a playground step trains the array in place; only a
     request that reads the model (its state) writes the numbers into the Values, once."""
-    from micrograd.app import train
+    pytest.importorskip("numpy")
+    from micrograd.replay.program import Program
 
     copies = {"values to array": 0, "array to values": 0}
-    refresh, sync = train.Classifier.trainer, train.FastTrainer.sync
+    pull, push = Program.pull, Program.push
 
-    def counted_refresh(self):
+    def counted_pull(self):
         copies["values to array"] += 1
-        return refresh(self)
+        return pull(self)
 
-    def counted_sync(self):
+    def counted_push(self, grads=None):
         copies["array to values"] += 1
-        return sync(self)
+        return push(self, grads)
 
-    monkeypatch.setattr(train.Classifier, "trainer", counted_refresh)
-    monkeypatch.setattr(train.FastTrainer, "sync", counted_sync)
+    monkeypatch.setattr(Program, "pull", counted_pull)
+    monkeypatch.setattr(Program, "push", counted_push)
     run = Run({"hidden": [4], "optimizer": "adam", "batch": 32})
-    assert run.trainer.fast is not None and copies["values to array"] == 1  # made once
+    assert run.trainer.theta is not None and copies["values to array"] == 1  # made once
     run.train(5)
     assert copies == {"values to array": 1, "array to values": 0}
     state = run.state()
@@ -166,7 +167,7 @@ def test_training_steps_copy_no_parameters_between_values_and_arrays(monkeypatch
     assert copies["array to values"] == 1
     table = {p["name"]: p for p in state["params"]}
     w = run.model.named_parameters()[0]
-    assert table[w[0]]["data"] == w[1].data == float(run.trainer.fast.theta[0])
+    assert table[w[0]]["data"] == w[1].data == float(run.trainer.theta[0])
 
 
 def test_two_tabs_train_side_by_side_without_mixing(server):

@@ -150,12 +150,12 @@ def test_no_syntax_tree_outlives_compiling():
     import ast
     import gc
 
-    from micrograd.flat import compile_flat
+    from micrograd.replay import compile
 
     with tuned():
         pass
     a = Value(0.5)
-    compile_flat(lambda x: (a * x).relu() + x.tanh(), [a], 1)
+    compile(lambda x: (a * x).relu() + x.tanh(), [a], 1, backend="python")
     gc.collect()
     assert specialize._functions_in.cache_info().currsize == 0
     # type(), not isinstance(): that would ask every object in the process for its __class__

@@ -10,9 +10,7 @@ import contextlib
 import io
 import json
 import linecache
-import math
 import os
-import random
 import re
 import time
 import traceback
@@ -112,130 +110,62 @@ def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) ->
 
 
 # ---------------------------------------------------------------------------- the playground
-GRID = 30  # the decision boundary: GRID x GRID predictions, computed on floats
+GRID = 30  # the decision boundary: GRID x GRID predictions
+POINTS = (10, 100, 400)  # the fewest points, the page's default, the most
 
 
 class Playground:
-    """An MLP trained on a 2-D data set in pure Python (no numpy here): nn, optim, losses, and
-    micrograd.flat, which replays one sample's traced graph on the whole set ~25x faster than
-    building it anew with the eager engine on every step (the same numbers, summed in another
-    order: ~1e-16)."""
+    """The page's run: a micrograd.app.runs.Run, the local playground's (its data, model,
+    optimizer and Trainer, with the same defaults and limits), trained on the python back end
+    (no numpy here), and what the page draws of it."""
 
     def __init__(self) -> None:
         self.reset({})
 
     def reset(self, config: dict) -> dict:
-        from micrograd import data
-        from micrograd.flat import compile_flat
-        from micrograd.nn import MLP
-        from micrograd.optim import SGD, Adam
+        from micrograd.app.runs import Run
 
-        c = {"data": "moons", "points": 100, "hidden": [8, 8], "activation": "relu"}
-        c.update({"optimizer": "adam", "lr": 0.03, "seed": 0})
-        c.update(config)
-        if c["data"] not in ("moons", "circles", "xor"):
-            raise ValueError(f"data must be moons, circles or xor, got {c['data']!r}")
-        hidden = [int(h) for h in c["hidden"]]
-        if not 1 <= len(hidden) <= 3 or not all(1 <= h <= 16 for h in hidden):
-            raise ValueError(f"hidden: 1 to 3 layers of 1 to 16 neurons, got {c['hidden']!r}")
-        points = int(c["points"])
-        if not 10 <= points <= 400:
-            raise ValueError(f"points: from 10 to 400, got {points}")
-        lr = float(c["lr"])
-        if not 0 < lr <= 10:
-            raise ValueError(f"lr must be in (0, 10], got {lr}")
-        self.config = {**c, "hidden": hidden, "points": points, "lr": lr}
-        self.X, self.y = getattr(data, c["data"])(n=points, seed=int(c["seed"]))
-        random.seed(int(c["seed"]))  # the weights come from Python's random, as in the original
-        self.model = MLP(2, [*hidden, 1], activation=c["activation"])
-        params = self.model.parameters()
-        self.optimizer = Adam(params, lr=lr) if c["optimizer"] == "adam" else SGD(params, lr=lr)
-        self.program = compile_flat(self._sample, params, 3)  # (x0, x1, target): loss, logit
-        self.rows = [[*x, t] for x, t in zip(self.X, self.y)]
-        self.step = 0
-        self.losses: list[float] = []
-        self.accuracies: list[float] = []
+        config = dict(config)
+        points = int(config.pop("points", POINTS[1]))
+        if not POINTS[0] <= points <= POINTS[2]:
+            raise ValueError(f"points: from {POINTS[0]} to {POINTS[2]}, got {points}")
+        self.run = Run(config, points=points, backend="python")
+        self.config = {**self.run.config, "points": points}
         self.train_seconds = 0.0
-        xs = [p[0] for p in self.X]
-        ys = [p[1] for p in self.X]
-        self.box = (min(xs) - 0.5, max(xs) + 0.5, min(ys) - 0.5, max(ys) + 0.5)
         return self.state(since=0)
 
-    def _sample(self, x0: Value, x1: Value, target: Value) -> tuple[Value, Value]:
-        """One point's binary cross-entropy on its logit, and the logit (for the accuracy)."""
-        from micrograd.losses import bce_with_logits
-
-        logit = self.model([x0, x1])
-        return bce_with_logits([logit], [target]), logit
-
     def train(self, steps: int) -> dict:
-        """`steps` steps of the optimizer on the whole set: the mean binary cross-entropy on the
-        logits, its gradient from the compiled program into the parameters' grads."""
-        since = self.step
+        """`steps` steps of the run's Trainer (at most 100 a call)."""
+        since = self.run.step
         start = time.perf_counter()
-        params = self.model.parameters()
-        n = len(self.rows)
-        for _ in range(max(0, min(int(steps), 100))):
-            out, grads = self.program.value_and_grad(self.rows, 1.0 / n)
-            loss = sum(row_loss for row_loss, _ in out) * (1.0 / n)
-            if not math.isfinite(loss):
-                raise FloatingPointError(
-                    f"training diverged at step {self.step + 1}: reset with a smaller learning rate"
-                )
-            for p, g in zip(params, grads):
-                p.grad = g
-            self.optimizer.step()
-            right = sum((z > 0) == (t == 1) for (_, z), t in zip(out, self.y))
-            self.step += 1
-            self.losses.append(loss)
-            self.accuracies.append(right / n)
+        self.run.train(max(0, min(int(steps), 100)))
         self.train_seconds += time.perf_counter() - start
         return self.state(since)
 
-    def _scores(self, points: list) -> list[float]:
-        """The model's output at each point, computed on floats from the weights' data."""
-        layers = [
-            [([w.data for w in n.w], n.b.data, n.activation) for n in layer.neurons]
-            for layer in self.model.layers
-        ]
-        act = {
-            "relu": lambda z: z if z > 0 else 0.0,
-            "tanh": math.tanh,
-            "sigmoid": lambda z: 1 / (1 + math.exp(-z)) if z > -700 else 0.0,
-            "linear": lambda z: z,
-        }
-        scores = []
-        for x in points:
-            h = x
-            for layer in layers:
-                h = [act[a](sum(w * v for w, v in zip(ws, h)) + b) for ws, b, a in layer]
-            scores.append(h[0])
-        return scores
-
     def state(self, since: int) -> dict:
-        x0, x1, y0, y1 = self.box
+        run = self.run
+        x0, x1, y0, y1 = run.box
         grid = [
             [x0 + (x1 - x0) * (i + 0.5) / GRID, y0 + (y1 - y0) * (j + 0.5) / GRID]
             for j in range(GRID)
             for i in range(GRID)
         ]
-        scores = self._scores(grid)
         return {
-            "step": self.step,
-            "loss": self.losses[-1] if self.losses else None,
-            "accuracy": self.accuracies[-1] if self.accuracies else None,
-            "losses": self.losses[since:],
+            "step": run.step,
+            "loss": run.losses[-1] if run.losses else None,
+            "accuracy": run.accuracies[-1] if run.accuracies else None,
+            "losses": run.losses[since:],
             "since": since,
             "train_seconds": self.train_seconds,
             "grid": {
                 "n": GRID,
-                "box": self.box,
-                "scores": [min(9.0, max(-9.0, s)) for s in scores],
+                "box": run.box,
+                "scores": [min(9.0, max(-9.0, s[0])) for s in run.trainer.scores(grid)],
             },
-            "points": self.X,
-            "labels": self.y,
+            "points": run.X,
+            "labels": run.y,
             "config": self.config,
-            "parameters": len(self.model.parameters()),
+            "parameters": len(run.model.parameters()),
         }
 
 
@@ -259,7 +189,7 @@ def practice_list(lang: str) -> list:
     from micrograd.practice import EXERCISES
 
     return [
-        {"id": ex.id, "title": ex.title[lang], "task": ex.task[lang], "hints": ex.hints[lang]}
+        {"id": ex.id, "title": ex.title(lang), "task": ex.task(lang), "hints": list(ex.hints(lang))}
         for ex in EXERCISES.values()
         if ex.kind != "predict"
     ]
@@ -267,7 +197,7 @@ def practice_list(lang: str) -> list:
 
 def practice_stub(exercise: str, lang: str) -> str:
     """The file `micrograd practice start ID` writes."""
-    from micrograd.practice.solutions import stub
+    from micrograd.practice.reference import stub
 
     return stub(exercise)
 

@@ -14,7 +14,7 @@ next op). Calling the rule costs ~1,150 of the ~4,600 machine instructions of an
 so this engine runs the demo's training step at ~0.75 of a hand-inlined floor (benchmarks/lean);
 methods rebuilt with each rule's body inlined reach ~0.87, and `micrograd.tuned()`, the explicit
 opt-in for training loops, installs those for its block (micrograd.specialize). To be fast, replay:
-micrograd.flat and micrograd.fast run the same rules 30x faster (benchmarks/RESULTS.md).
+micrograd.replay runs the same rules 30x faster, in plain Python or on numpy (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ def _unpickle(nodes: list[tuple[Any, ...]]) -> Value:
 # ---------------------------------------------------------------------------- the local rules
 # Each rule takes a namespace `m` of elementary functions and the inputs' numbers, and returns the
 # output and d output / d each input. The same rule runs on floats (m = FloatMath), on Values
-# (m = ValueMath, for grads of grads), on numpy arrays (micrograd.fast) and on torch tensors
+# (m = ValueMath, for grads of grads), on numpy arrays (micrograd.replay.numpy) and on torch tensors
 # (micrograd.export): the functions a rule may call are the contract micrograd.maths.Math. Locals
 # of + and relu are ints, so grads stay ints where the original's do. A new op is a rule here, its
 # row in OPS and a Value method; tests/test_maths.py says what else it still needs.
@@ -638,7 +638,7 @@ def _finite(x: Any) -> bool:
 
 def apply_rule(v: Value, m: Any, inputs: Sequence[Any]) -> tuple[Any, tuple[Any, ...]]:
     """Run the rule of the op that made `v` on `inputs` in the namespace `m`: the output and the
-    local derivatives. create_graph runs it on Values, micrograd.fast on arrays, export on tensors."""
+    local derivatives. create_graph runs it on Values, the numpy replay on arrays, export on tensors."""
     if v._k is not None:
         return OPS["**k"](m, *inputs, v._k)
     return OPS[v._op](m, *inputs)

@@ -1,19 +1,16 @@
-"""The graduation path to PyTorch: the same model, or any Value graph, as torch code.
+"""The graduation path to PyTorch: the same model as torch code, and back.
 
     net = to_torch(model)                    # torch.nn.Sequential, float64, the same weights
     from_torch(net, model)                   # and back, after training in PyTorch
-    f = to_torch_fn(loss, [x, y])            # any graph as a function of tensors
 
-Needs torch (`pip install micrograd-plus[torch]`).
+Any Value graph as a function of tensors is micrograd.replay.torch.to_torch_fn. Needs torch
+(`pip install micrograd-plus[torch]`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from micrograd.engine import Value, apply_rule, topo_order
-from micrograd.maths import TorchMath
 from micrograd.nn import MLP
 
 
@@ -101,34 +98,3 @@ def from_torch(module: Any, model: MLP | None = None) -> MLP:
             state[f"layers.{i}.neurons.{j}.b"] = b
     model.load_state_dict(state)
     return model
-
-
-def to_torch_fn(root: Value, inputs: Sequence[Value]) -> Callable[..., Any]:
-    """A function of tensors, one per Value in `inputs`, that computes `root` with torch ops (the
-    rules of micrograd.engine.OPS); every other leaf is a constant. torch.autograd then gives the
-    gradients to check a hand-built graph against."""
-    torch = _torch()
-    order = topo_order(root)
-    for v in order:
-        if v._user_backward is not None:
-            raise ValueError(
-                f"to_torch_fn: op {v._op!r} was made by hand, Value(data, inputs, op), and its "
-                "_backward closure cannot run on tensors; build it from micrograd's ops"
-            )
-    slots = {v: i for i, v in enumerate(inputs)}
-    m = TorchMath(torch)
-
-    def fn(*tensors: Any) -> Any:
-        if len(tensors) != len(slots):
-            raise TypeError(f"expected {len(slots)} tensors, got {len(tensors)}")
-        val: dict[Value, Any] = {}
-        for v in order:
-            if v in slots:
-                val[v] = tensors[slots[v]]
-            elif not v._prev:
-                val[v] = torch.tensor(v.data, dtype=torch.float64)
-            else:
-                val[v] = apply_rule(v, m, [val[p] for p in v._prev])[0]
-        return val[root]
-
-    return fn

@@ -92,7 +92,7 @@ def cross_entropy_arrays(np: Any, x: Any) -> tuple[Any, Any]:
     return lse - (t * z).sum(axis=0), np.concatenate([softmax - t, -z])
 
 
-# Fused ops: a Value that a loss marks with fuse(out, name, inputs) is replayed by micrograd.fast as
+# Fused ops: a Value that a loss marks with fuse(out, name, inputs) is replayed by micrograd.replay's numpy back end as
 # one op over `inputs`, with FUSED[name] on the array of their numbers (one row per input),
 # instead of the ops that built it one by one.
 FUSED: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {

@@ -2,7 +2,7 @@
 
 A rule is written once, against the `Math` contract below, and runs on whatever namespace it is
 given: `FloatMath` on Python floats (the eager engine), `ValueMath` on Values (grads of grads; it
-lives in engine.py, beside Value), `NumpyMath` on arrays (micrograd.fast) and `TorchMath` on tensors
+lives in engine.py, beside Value), `NumpyMath` on arrays (micrograd.replay.numpy) and `TorchMath` on tensors
 (micrograd.export). A new op's rule may call a function here only once every namespace has it:
 tests/test_maths.py runs every rule through every namespace and says what is missing.
 

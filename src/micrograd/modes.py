@@ -29,7 +29,7 @@ class _Switches(threading.local):
 
     grad = True  # False inside no_grad()
     anomaly = False  # True inside detect_anomaly()
-    tracing = False  # True while micrograd.fast records a function
+    tracing = False  # True while micrograd.replay records a function
 
 
 _switches = _Switches()
@@ -79,7 +79,7 @@ def detect_anomaly() -> Any:
 
 
 def tracing() -> Any:
-    """A context manager for micrograd.fast: ops record the graph (even inside no_grad()) and
+    """A context manager for micrograd.replay: ops record the graph (even inside no_grad()) and
     reading a Value's number raises TraceError."""
     return _switched(tracing=True, grad=True)
 
@@ -95,7 +95,7 @@ def anomaly_enabled() -> bool:
 
 
 def is_tracing() -> bool:
-    """Whether this thread is recording a function for micrograd.fast."""
+    """Whether this thread is recording a function for micrograd.replay."""
     return _switches.tracing
 
 

@@ -3,7 +3,7 @@ and a linear learning-rate schedule (the original demo decays lr from 1.0 to 0.1
 
 Each optimizer writes its update once, as `rule(xp, data, grad, *state)`: `step()` applies it to each
 parameter's floats, and `step_arrays()` to all of them at once as numpy arrays (the fast path's
-training loop keeps the parameters in one array: micrograd.app.train.FastTrainer).
+training loop keeps the parameters in one array: micrograd.app.train.Trainer on the numpy back end).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ step) are inlined too. The methods compiled are those written as one line that r
 without being listed anywhere. The rule stays the op's one definition; a rule this cannot read (no
 source, or not of the shape `statements; return out, (locals...)`) keeps engine.py's method.
 tests/test_specialize.py checks every compiled method against the method as written.
-`inline_rule` does the inlining for any code: micrograd.flat writes a whole traced graph out with it.
+`inline_rule` does the inlining for any code: micrograd.replay.python writes a whole traced graph out with it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The training defaults, in one place: `micrograd demo` and `micrograd train` (and their help), the
-playground's page, and the README's table (checked by tests/test_defaults.py) read them here."""
+"""The training defaults, in one place: `micrograd demo` and `micrograd train` (and their help),
+both playgrounds (the local server's page and the site's, in Pyodide), and the README's table
+(checked by tests/test_defaults.py) read them here."""
 
 from __future__ import annotations
 
@@ -10,8 +11,13 @@ from typing import Any
 DEFAULTS: dict[str, dict[str, Any]] = {
     "points": {"hidden": [16, 16], "optimizer": "sgd", "steps": 200, "batch_size": None},
     "images": {"hidden": [64], "optimizer": "adam", "steps": 300, "batch_size": 128},
-    "playground": {"hidden": [8, 8], "optimizer": "adam", "lr": 0.03, "batch_size": None},
+    "playground": {
+        **{"data": "moons", "hidden": [8, 8], "activation": "relu", "optimizer": "adam"},
+        **{"lr": 0.03, "batch_size": None, "seed": 0},
+    },
 }
+# the playgrounds' models: at most this many hidden layers, each at most this wide
+PLAYGROUND_LIMITS = {"layers": 4, "width": 32}
 # the learning rate of each optimizer when none is given; SGD's decays linearly to a tenth of it
 # over the run, as the original demo's did
 LEARNING_RATES = {"sgd": 1.0, "adam": 0.03}

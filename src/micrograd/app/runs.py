@@ -12,7 +12,7 @@ from collections import OrderedDict
 from http import HTTPStatus
 from typing import Any
 
-from micrograd.app.defaults import DEFAULTS
+from micrograd.app.defaults import DEFAULTS, PLAYGROUND_LIMITS
 from micrograd.app.train import Classifier, Trainer
 from micrograd.data import DATASETS
 from micrograd.engine import Value, topo_order
@@ -28,7 +28,6 @@ POINTS = 200  # per data set
 GRID = 40  # the decision boundary is drawn from GRID x GRID predictions
 MAX_RUNS = 16  # the oldest run is forgotten beyond this
 MAX_STEPPER_NODES = 3000  # a sample's backward pass larger than this is not stepped through
-LIMITS = {"layers": 4, "width": 32}
 _weights = threading.Lock()  # runs made at once by two requests draw their weights in turn
 
 
@@ -41,12 +40,13 @@ class BadRequest(ValueError):
 
 
 class Run:
-    """One training run: its data, model, optimizer and history. Used under its lock only."""
+    """One training run: its data, model, optimizer, Trainer and history, on a back end of
+    micrograd.replay (the site's page runs the python one). Used under its lock only."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any], points: int = POINTS, backend: str = "auto") -> None:
         c = checked_config(config)
         self.config = c
-        self.X, self.y = DATASETS[c["data"]](n=POINTS, seed=c["seed"])
+        self.X, self.y = DATASETS[c["data"]](n=points, seed=c["seed"])
         classes = max(self.y) + 1
         with _weights:  # the weights come from Python's random, seeded, as in the original
             random.seed(c["seed"])
@@ -56,7 +56,9 @@ class Run:
         self.optimizer: SGD | Adam = (
             Adam(params, lr=c["lr"]) if c["optimizer"] == "adam" else SGD(params, lr=c["lr"])
         )
-        self.trainer = Trainer(self.clf, self.X, self.y, self.optimizer, c["batch"], c["seed"])
+        self.trainer = Trainer(
+            self.clf, self.X, self.y, self.optimizer, c["batch"], c["seed"], backend=backend
+        )
         self.step = 0
         self.losses: list[float] = []
         self.accuracies: list[float] = []
@@ -198,26 +200,20 @@ def checked_config(config: Any) -> dict[str, Any]:
     if unknown:
         raise BadRequest(f"unknown settings {unknown}; known: {sorted(known)}")
     given = DEFAULTS["playground"]
-    c: dict[str, Any] = {
-        "data": "moons",
-        "hidden": given["hidden"],
-        "activation": "relu",
-        "optimizer": given["optimizer"],
-        "lr": given["lr"],
-        "batch": given["batch_size"] or 0,  # 0: the whole set
-        "seed": 0,
-    }
+    c: dict[str, Any] = {key: given[key] for key in ("data", "hidden", "activation", "optimizer")}
+    c.update(lr=given["lr"], batch=given["batch_size"] or 0, seed=given["seed"])  # 0: whole set
     c.update(config)
     if c["data"] not in DATASETS:
         raise BadRequest(f"data must be one of {sorted(DATASETS)}, got {c['data']!r}")
     hidden = c["hidden"]
     if (
         not isinstance(hidden, list)
-        or not 1 <= len(hidden) <= LIMITS["layers"]
-        or not all(type(h) is int and 1 <= h <= LIMITS["width"] for h in hidden)
+        or not 1 <= len(hidden) <= PLAYGROUND_LIMITS["layers"]
+        or not all(type(h) is int and 1 <= h <= PLAYGROUND_LIMITS["width"] for h in hidden)
     ):
+        layers, width = PLAYGROUND_LIMITS["layers"], PLAYGROUND_LIMITS["width"]
         raise BadRequest(
-            f"hidden must be a list of 1 to {LIMITS['layers']} widths from 1 to {LIMITS['width']}, got {hidden!r}"
+            f"hidden must be a list of 1 to {layers} widths from 1 to {width}, got {hidden!r}"
         )
     if c["activation"] not in ACTIVATIONS:
         raise BadRequest(f"activation must be one of {list(ACTIVATIONS)}, got {c['activation']!r}")
@@ -272,7 +268,7 @@ class Playground:
             "datasets": sorted(DATASETS),
             "activations": list(ACTIVATIONS),
             "lang": self.lang,
-            "limits": LIMITS,
+            "limits": PLAYGROUND_LIMITS,
             "points": POINTS,
             "token": self.token,
             "defaults": checked_config({}),  # micrograd.defaults, as the server fills them in

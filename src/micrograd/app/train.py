@@ -1,9 +1,12 @@
-"""Training a classifier on 2-D toy data: the loop behind `micrograd demo` and `micrograd train`.
+"""Training a classifier on 2-D toy data: the loop behind `micrograd demo`, `micrograd train` and
+both playgrounds (the local server's and the site's).
 
 Binary tasks train one output with the original demo's hinge loss (labels -1/+1); tasks with more
 classes train one output per class with softmax cross-entropy. Both add 1e-4 * L2 regularisation.
-The loss and its gradients come from the fast path (micrograd.fast) when numpy is installed, else
-from the eager engine; both give the same numbers to rounding.
+One sample's loss is traced once and replayed on the batch by a back end of micrograd.replay:
+"numpy" (whole batches at once), "python" (the standard library only: the browser site trains
+with it) or "eager" (the engine itself, per sample); "auto" is numpy where it is installed, else
+python. All give the eager engine's numbers (python bit for bit, numpy to rounding).
 """
 
 from __future__ import annotations
@@ -15,31 +18,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from micrograd import replay
 from micrograd.data import Images
 from micrograd.engine import Value
-from micrograd.losses import cross_entropy_one, l2
+from micrograd.losses import cross_entropy_one
 from micrograd.nn import MLP
 from micrograd.optim import Optimizer
+from micrograd.replay import Program
 from micrograd.tuning import SMALL_PRODUCT, one_blas_thread, tuned
 
-try:
-    import numpy as np
-
-    from micrograd.fast import Compiled, trace
-except ImportError:  # pragma: no cover - the eager engine does the work without numpy
-    np = None  # type: ignore[assignment]
+SCORED = 10_000  # points scored at once on the numpy back end
 
 
 @dataclass
 class Classifier:
-    """An MLP, the loss that trains it, and how it predicts a class."""
+    """An MLP, the loss that trains it, and how it predicts a class. Its methods take the back
+    end to compute with (micrograd.replay; "auto" by default) and, optionally, the parameters'
+    numbers (a Trainer's vector: a numpy array), which are read from the model's Values
+    otherwise."""
 
     model: MLP
     classes: int
     reg: float = 1e-4
-    fast: bool = True
-    dtype: str = "float64"  # of the fast path's arrays (float32: faster, to ~1e-5)
-    _trainer: FastTrainer | None = field(default=None, repr=False)
+    dtype: str = "float64"  # of the numpy back end's arrays (float32: faster, to ~1e-5)
+    _programs: dict[tuple[str, str], Program] = field(default_factory=dict, repr=False)
+    _traced: MLP | None = field(default=None, repr=False)  # the model the programs are of
 
     @property
     def binary(self) -> bool:
@@ -57,68 +60,117 @@ class Classifier:
         assert isinstance(out, list)
         return cross_entropy_one(out, target)  # the target is one-hot
 
+    def outputs(self, *x: Value) -> list[Value]:
+        """The model's outputs for one point, as a list."""
+        out = self.model(list(x))
+        return out if isinstance(out, list) else [out]
+
     def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> list[list[float]]:
         """Features followed by the target encoding, one row per sample."""
         if self.binary:
             return [[*x, 2.0 * c - 1.0] for x, c in zip(X, y)]
         return [[*x, *(1.0 if k == c else 0.0 for k in range(self.classes))] for x, c in zip(X, y)]
 
-    def uses_fast_path(self) -> bool:
-        """Whether loss_and_grad and scores run on the fast path (numpy installed, fast=True)."""
-        return self.fast and np is not None
+    def program(self, kind: str, backend: str = "auto") -> Program:
+        """The traced `sample_loss` (kind "loss") or `outputs` ("outputs"), compiled by `backend`;
+        traced once, and again when the model is another."""
+        if self._traced is not self.model:
+            self._programs.clear()
+            self._traced = self.model
+        backend = replay.which(backend)
+        key = (kind, backend)
+        if key not in self._programs:
+            nin = self.model.sizes[0]
+            fn, width = (
+                (self.sample_loss, nin + (1 if self.binary else self.classes))
+                if kind == "loss"
+                else (self.outputs, nin)
+            )
+            dtype = self.dtype if backend == "numpy" else None
+            params = self.model.parameters()
+            self._programs[key] = replay.compile(fn, params, width, backend=backend, dtype=dtype)
+        return self._programs[key]
 
-    def trainer(self) -> FastTrainer:
-        """The array trainer behind the fast path, its parameter array refreshed from the model's
-        Values; made again when the model changed since."""
-        if self._trainer is None or self._trainer.model is not self.model:
-            self._trainer = FastTrainer(self, self.dtype)
-        trainer = self._trainer
-        trainer.theta[...] = [p.data for p in trainer.params]
-        return trainer
+    def batch(self, X: Sequence[Sequence[float]], y: Sequence[int], backend: str = "auto") -> Any:
+        """The rows (Classifier.rows) in the form `backend` replays: lists, or for numpy one array
+        (for Images, compact rows that make the float array of a batch when it is picked)."""
+        if replay.which(backend) != "numpy":
+            return self.rows(X, y)
+        import numpy as np
 
-    def loss_and_grad(self, rows: Sequence[Sequence[float]]) -> float:
-        """Mean loss over `rows` plus regularisation; leaves d loss / d p in each parameter's grad."""
-        if self.uses_fast_path():
-            trainer = self.trainer()
-            total, grad = trainer.loss_and_grad(trainer.as_rows(rows))
-            for p, g in zip(trainer.params, grad.tolist()):
-                p.grad = g
-            return total
-        params = self.model.parameters()
-        losses = [self.sample_loss(*map(Value, r)) for r in rows]
-        loss = sum(losses, Value(0.0)) * (1.0 / len(losses)) + self.reg * l2(params)
-        self.model.zero_grad()
-        loss.backward()
-        return loss.data
+        if isinstance(X, Images):
+            targets = np.asarray(self.rows([[]] * len(y), y), dtype=self.dtype)
+            return ImageRows(X, targets, self.dtype)
+        return np.asarray(self.rows(X, y), dtype=self.dtype)
 
-    def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
+    def loss_and_grad(
+        self, rows: Any, params: Any = None, backend: str = "auto"
+    ) -> tuple[float, Any]:
+        """Mean loss over `rows` (Classifier.rows, or batch()'s) plus L2, and its gradient with
+        respect to the parameters (a list, or an array on the numpy back end)."""
+        program = self.program("loss", backend)
+        theta = program.pull() if params is None else params
+        losses, grads, _ = program.value_and_grad(rows, 1.0 / len(rows), theta)
+        mean = sum(losses) / len(rows) if isinstance(losses, list) else float(losses.mean())
+        # L2 in closed form: reg * |theta|^2, gradient 2 * reg * theta
+        reg = self.reg
+        if isinstance(grads, list):
+            l2 = reg * sum(x * x for x in theta)
+            return mean + l2, [g + 2 * reg * x for g, x in zip(grads, theta)]
+        grads += (2 * reg) * theta
+        return mean + reg * float(theta @ theta), grads
+
+    def _scores(self, X: Sequence[Sequence[float]], params: Any, backend: str) -> Any:
+        """The outputs for each point: an (N, outputs) array on the numpy back end (in pieces of
+        SCORED points, so that Images are never a float array all at once), else lists."""
+        program = self.program("outputs", backend)
+        if program.backend != "numpy":
+            values = program(X, params)
+            return [list(v) if program.n_outputs > 1 else [v] for v in values]
+        import numpy as np
+
+        parts = [
+            program(np.asarray(X[start : start + SCORED], dtype=self.dtype), params).reshape(
+                min(SCORED, len(X) - start), -1
+            )
+            for start in range(0, len(X), SCORED)
+        ]
+        return np.concatenate(parts) if len(parts) != 1 else parts[0]
+
+    def scores(
+        self, X: Sequence[Sequence[float]], params: Any = None, backend: str = "auto"
+    ) -> list[list[float]]:
         """The model's outputs for each point."""
-        if self.uses_fast_path() and len(X) > 0:
-            return self.trainer().scores(X).tolist()  # type: ignore[no-any-return,unused-ignore]
-        result = []
-        for x in X:
-            out = self.model(list(x))
-            result.append([out.data] if isinstance(out, Value) else [o.data for o in out])
-        return result
+        if len(X) == 0:
+            return []
+        scores = self._scores(X, params, backend)
+        return scores if isinstance(scores, list) else scores.tolist()
 
-    def predict(self, X: Sequence[Sequence[float]]) -> list[int]:
+    def predict(
+        self, X: Sequence[Sequence[float]], params: Any = None, backend: str = "auto"
+    ) -> list[int]:
         """The predicted class of each point."""
+        if len(X) == 0:
+            return []
+        scores = self._scores(X, params, backend)
+        if not isinstance(scores, list):  # numpy's array: at once
+            picked = (scores[:, 0] > 0) if self.binary else scores.argmax(axis=1)
+            return picked.astype(int).tolist()
         if self.binary:
-            return [int(s[0] > 0) for s in self.scores(X)]
-        return [max(range(self.classes), key=s.__getitem__) for s in self.scores(X)]
+            return [int(s[0] > 0) for s in scores]
+        return [max(range(self.classes), key=s.__getitem__) for s in scores]
 
-    def accuracy(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> float:
+    def accuracy(
+        self,
+        X: Sequence[Sequence[float]],
+        y: Sequence[int],
+        params: Any = None,
+        backend: str = "auto",
+    ) -> float:
         """The fraction of points classified correctly."""
-        if not y:
+        if len(y) == 0:
             return float("nan")
-        return sum(p == t for p, t in zip(self.predict(X), y)) / len(y)
-
-
-def _listed(out: Value | list[Value]) -> list[Value]:
-    return out if isinstance(out, list) else [out]
-
-
-SCORED = 10_000  # points scored at once by FastTrainer.scores
+        return sum(p == t for p, t in zip(self.predict(X, params, backend), y)) / len(y)
 
 
 class ImageRows:
@@ -132,93 +184,29 @@ class ImageRows:
         return len(self.targets)
 
     def __getitem__(self, idx: Any) -> Any:
+        import numpy as np
+
         picked = self.images.take(idx).astype(self.dtype, copy=False)
         return np.concatenate([picked, self.targets[idx]], axis=1)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
         rows = self[np.arange(len(self))]
         return rows if dtype is None else rows.astype(dtype, copy=False)
 
 
-class FastTrainer:
-    """A Classifier trained on the fast path with its parameters in one numpy array, `theta`: the
-    loss and gradients come from the traced program replayed with `theta`, L2 in closed form
-    (reg * theta @ theta, gradient 2 * reg * theta), and the optimizer updates the array
-    (Optimizer.step_arrays). `sync()` writes the numbers back into the model's Values; fit() calls
-    it when it returns, so model.parameters() then shows the trained numbers.
-
-    `dtype` float64 (the default) gives the eager engine's numbers to ~1e-12; float32 runs about
-    twice as fast on large batches and agrees with float64 to ~1e-5."""
-
-    def __init__(self, clf: Classifier, dtype: str = "float64") -> None:
-        if np is None:
-            raise ImportError("FastTrainer needs numpy: pip install 'micrograd-plus[fast]'")
-        self.clf, self.model = clf, clf.model  # the model whose parameters theta holds
-        self.params = clf.model.parameters()
-        self.dtype = np.dtype(dtype)
-        self.theta = np.fromiter((p.data for p in self.params), self.dtype, len(self.params))
-        self.grad = np.zeros_like(self.theta)
-        self._programs: dict[str, Compiled] = {}
-
-    def _program(self, key: str, fn: Callable[..., Any], width: int) -> Compiled:
-        if key not in self._programs:
-            self._programs[key] = trace(fn, self.params, width, dtype=self.dtype)
-        return self._programs[key]
-
-    def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> Any:
-        """The samples as one array: features, then the target encoding (Classifier.rows). For
-        Images (MNIST), compact rows that make the float array of a batch when it is picked."""
-        if isinstance(X, Images):
-            return ImageRows(X, self.as_rows(self.clf.rows([[]] * len(y), y)), self.dtype)
-        return self.as_rows(self.clf.rows(X, y))
-
-    def as_rows(self, rows: Any) -> Any:
-        """Rows (features, then targets) as an array of this trainer's dtype."""
-        return np.asarray(rows, dtype=self.dtype)
-
-    def loss_and_grad(self, rows: Any) -> tuple[float, Any]:
-        """Mean loss over `rows` (an array from rows()) plus L2, and its gradient (an array)."""
-        rows = self.as_rows(rows)
-        program = self._program(f"loss{rows.shape[1]}", self.clf.sample_loss, rows.shape[1])
-        losses, grad, _ = program.value_and_grad(rows, 1.0 / len(rows), self.theta, False)
-        reg = self.clf.reg
-        grad += (2 * reg) * self.theta  # a new array each call: added to in place
-        self.grad = grad
-        return float(losses.mean()) + reg * float(self.theta @ self.theta), grad
-
-    def scores(self, X: Any) -> Any:
-        """The model's outputs for each point, shape (N, outputs); in pieces of SCORED points,
-        so that a large data set kept compact (Images) is never a float array all at once."""
-        model = self.model
-        parts = []
-        for start in range(0, len(X), SCORED):
-            batch = np.asarray(X[start : start + SCORED], dtype=self.dtype)
-            program = self._program("outputs", lambda *x: _listed(model(list(x))), batch.shape[1])
-            parts.append(program(batch, self.theta))
-        return np.concatenate(parts) if len(parts) != 1 else parts[0]
-
-    def accuracy(self, X: Any, y: Sequence[int]) -> float:
-        """The fraction of points classified correctly."""
-        if len(y) == 0:
-            return float("nan")
-        s = self.scores(X)
-        predicted = (s[:, 0] > 0).astype(int) if self.clf.binary else s.argmax(axis=1)
-        return float((predicted == np.asarray(y)).mean())
-
-    def sync(self) -> None:
-        """Write theta and the last gradient into the model's Values (.data and .grad)."""
-        for p, x, g in zip(self.params, self.theta.tolist(), self.grad.tolist()):
-            p.data, p.grad = x, g
-
-
 class Trainer:
-    """One training run: the parameters (in an array on the fast path, in the model's Values
-    otherwise), the optimizer and its state, the minibatches, and the step. fit(), the command
-    line, the playground and the benchmarks all train through it.
+    """One training run: the classifier, the optimizer and its state, the minibatches, and the
+    step, on one back end of micrograd.replay. fit(), the command line, both playgrounds and the
+    benchmarks all train through it.
 
-    On the fast path the numbers live in the FastTrainer's array while training, and nothing is
-    copied between the array and the Values per step; `sync()` writes them into the model's Values
-    (and the optimizer's state back to lists) when something outside reads the model."""
+    Where the back end keeps the parameters in one array (numpy) and the optimizer's update is
+    its rule (any of micrograd.optim's), the numbers live in that array while training, and the
+    optimizer updates it in place (Optimizer.step_arrays): nothing is copied between the array
+    and the Values per step, and `sync()` writes them into the model's Values (and the
+    optimizer's state back to lists) when something outside reads the model. Otherwise each
+    step writes the gradient into the Values' grads and calls optimizer.step()."""
 
     def __init__(
         self,
@@ -230,20 +218,23 @@ class Trainer:
         seed: int = 0,
         scheduler: Any = None,
         monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
+        backend: str = "auto",
     ) -> None:
         self.clf, self.optimizer, self.scheduler = clf, optimizer, scheduler
+        self.backend = replay.which(backend)
         self.batch_size = batch_size
         self.rng = random.Random(seed)
-        # the array trainer needs an optimizer whose update is its rule (any of micrograd.optim's);
-        # one with a step() of its own updates the Values, on the Classifier's path
-        arrays = clf.uses_fast_path() and type(optimizer).step is Optimizer.step
-        self.fast = clf.trainer() if arrays else None
-        self.rows: Any = self.fast.rows(X, y) if self.fast else clf.rows(X, y)
+        self.rows = clf.batch(X, y, self.backend)
         X_acc, y_acc = monitor or (X, y)  # where accuracy() measures, by default the training set
-        self.monitor: tuple[Any, Any] = (X_acc, y_acc)  # (points, labels)
-        if self.fast:  # arrays made once; the points by column, as the replay reads them (a copy
-            # of rows, not a transpose, on every accuracy())
-            self.monitor = (np.asfortranarray(X_acc, dtype=float), np.asarray(y_acc))
+        self.monitor: tuple[Any, Any] = (X_acc, y_acc)
+        self.program = clf.program("loss", self.backend)  # traced now
+        arrays = self.program.backend == "numpy" and type(optimizer).step is Optimizer.step
+        self.theta = self.program.pull() if arrays else None  # the numbers, while they live here
+        if arrays:  # the points by column, as the replay reads them: made once, not per call
+            import numpy as np
+
+            self.monitor = (np.asfortranarray(X_acc, dtype=clf.dtype), y_acc)
+        self.grad: Any = None
         self.synced = True
 
     def step(self) -> float:
@@ -253,15 +244,15 @@ class Trainer:
         size = self.batch_size
         if size and size < len(self.rows):
             idx = self.rng.sample(range(len(self.rows)), size)
-            picked = self.rows[idx] if self.fast else [self.rows[i] for i in idx]
-        if self.fast:
-            loss, grad = self.fast.loss_and_grad(picked)
-            _finite(loss)
-            self.optimizer.step_arrays(self.fast.theta, grad)
-            self.synced = False
+            picked = [self.rows[i] for i in idx] if isinstance(self.rows, list) else self.rows[idx]
+        loss, grad = self.clf.loss_and_grad(picked, self.theta, self.backend)
+        _finite(loss)
+        if self.theta is not None:
+            self.optimizer.step_arrays(self.theta, grad)
+            self.grad, self.synced = grad, False
         else:
-            loss = self.clf.loss_and_grad(picked)
-            _finite(loss)
+            for p, g in zip(self.program.params, grad if isinstance(grad, list) else grad.tolist()):
+                p.grad = g
             self.optimizer.step()
         if self.scheduler is not None:
             self.scheduler.step()
@@ -269,22 +260,17 @@ class Trainer:
 
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
         """The model's outputs for each point, as trained so far."""
-        if self.fast:
-            scores: list[list[float]] = self.fast.scores(np.asarray(X, dtype=float)).tolist()
-            return scores
-        return self.clf.scores(X)
+        return self.clf.scores(X, self.theta, self.backend)
 
     def accuracy(self) -> float:
         """The fraction of the monitored points classified correctly, as trained so far."""
         X, y = self.monitor
-        if self.fast:
-            return self.fast.accuracy(X, y)
-        return self.clf.accuracy(X, y)
+        return self.clf.accuracy(X, y, self.theta, self.backend)
 
     def threads(self) -> Any:
         """The block to train in: numpy's BLAS on one thread where the step's largest matrix
         product is small (micrograd.tuning.SMALL_PRODUCT), else as configured."""
-        if not self.fast:
+        if self.backend != "numpy":
             return contextlib.nullcontext()
         sizes = self.clf.model.sizes
         batch = min(self.batch_size or len(self.rows), len(self.rows))
@@ -293,9 +279,10 @@ class Trainer:
 
     def sync(self) -> None:
         """Write the trained numbers into the model's Values and the optimizer's state to lists,
-        if they changed since the last sync (on the fast path; the other path trains the Values)."""
-        if self.fast and not self.synced:
-            self.fast.sync()
+        if they changed since the last sync (where they live in an array; otherwise the steps
+        train the Values themselves)."""
+        if not self.synced:
+            self.program.push(self.grad)
             self.optimizer.state_to_lists()
             self.synced = True
 
@@ -316,13 +303,15 @@ def fit(
     scheduler: Any = None,
     on_step: Callable[[int, float, float], None] | None = None,
     monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
+    backend: str = "auto",
 ) -> list[tuple[float, float]]:
-    """Train for `steps` steps on (X, y), full batch or random minibatches; returns (loss, train
-    accuracy) per step. `on_step(step, loss, accuracy)` is called after each step, with the model
-    as trained so far (it may save it or ask the Classifier anything). The accuracy of each step
-    is measured on `monitor` (X, y), by default the training set. A loss that is not a number
-    stops training with FloatingPointError; the model then holds the last step's numbers."""
-    trainer = Trainer(clf, X, y, optimizer, batch_size, seed, scheduler, monitor)
+    """Train for `steps` steps on (X, y), full batch or random minibatches, on `backend`
+    (micrograd.replay: "auto", "numpy", "python" or "eager"); returns (loss, train accuracy) per
+    step. `on_step(step, loss, accuracy)` is called after each step, with the model as trained
+    so far (it may save it or ask the Classifier anything). The accuracy of each step is
+    measured on `monitor` (X, y), by default the training set. A loss that is not a number stops
+    training with FloatingPointError; the model then holds the last step's numbers."""
+    trainer = Trainer(clf, X, y, optimizer, batch_size, seed, scheduler, monitor, backend)
     history = []
     try:
         with tuned(), trainer.threads():  # fewer full GCs; BLAS on one thread for small models

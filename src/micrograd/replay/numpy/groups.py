@@ -1,6 +1,6 @@
-"""The replay's operations: a group of same-depth nodes computed by one numpy operation, each kind
-with its own forward rule, backward rule and the grad rows it writes (micrograd.fast.replay runs
-them; micrograd.fast.plan makes them). Also how a block of contributions is added into rows."""
+"""The numpy back end's operations: a group of same-depth nodes computed by one numpy operation,
+each kind with its own forward rule, backward rule and the grad rows it writes (replay.numpy.run
+runs them; replay.numpy.plan makes them). Also how a block of contributions is added into rows."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from micrograd.engine import Value, apply_rule
 from micrograd.maths import NumpyMath
+from micrograd.replay.trace import Node, apply
 
 NUMPY = NumpyMath(np)  # the rules' elementary functions on arrays
 Index = Any  # rows of the (rows, B) arrays: a slice where they are a range, else an index array
@@ -28,7 +28,7 @@ def rows_index(rows: Any) -> Index:
 
 def times_dead_relu(upstream: Any, local: Any) -> Any:
     """upstream * local, where relu's slope (a boolean array) is False gives 0 even for an inf or
-    nan upstream: the eager engine's chain rule (engine._chain_rule_step)."""
+    nan upstream: the eager engine's rule for a dead unit (engine._chain_rule_step)."""
     product = upstream * local
     if getattr(getattr(local, "dtype", None), "kind", "") == "b":
         return np.where(~local & ~np.isfinite(upstream), 0.0, product)
@@ -63,7 +63,7 @@ class Scatter:
 
     def add(self, grads: Any, contrib: Any, first: bool) -> None:
         """grads[rows] += contrib, or = where backward writes these rows `first` (the plan of
-        Compiled._plan: the grads array is not zeroed beforehand)."""
+        NumpyProgram._plan: the grads array is not zeroed beforehand)."""
         rows = self.rows if self.order is None else self.unique_rows
         if self.order is not None:
             contrib = np.add.reduceat(contrib[self.order], self.starts, axis=0)
@@ -183,11 +183,11 @@ class Backward:
 class RuleGroup(Group):
     """Nodes of one op of micrograd.engine.OPS: its rule, run on arrays."""
 
-    rep: Value | None = None  # one of the nodes: its rule (and exponent, for x**k) is the group's
+    rep: Node | None = None  # one of the nodes: its rule (and exponent, for x**k) is the group's
 
     def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         assert self.rep is not None
-        out[...], local = apply_rule(self.rep, NUMPY, [values[a] for a in self.args])
+        out[...], local = apply(self.rep, NUMPY, [values[a] for a in self.args])
         return local
 
 

@@ -1,4 +1,5 @@
-"""micrograd.flat: a traced function replayed in pure Python gives the eager engine's numbers."""
+"""micrograd.replay.python: a tape written out as Python gives the eager engine's numbers, bit for
+bit."""
 
 import math
 import random
@@ -10,10 +11,15 @@ from hypothesis import strategies as st
 
 from micrograd import Value
 from micrograd.engine import OPS
-from micrograd.flat import compile_flat
 from micrograd.losses import bce_with_logits
 from micrograd.modes import TraceError
 from micrograd.nn import MLP
+from micrograd.replay import compile
+
+
+def python(fn, params, n_inputs, example=None, fold=True):
+    """fn compiled by the python back end."""
+    return compile(fn, params, n_inputs, example, backend="python", fold=fold)
 
 
 def per_row_eager(fn, params, rows, weights):
@@ -28,7 +34,7 @@ def per_row_eager(fn, params, rows, weights):
             out = fn(*[Value(float(x)) for x in row])
             values.append(out.data)
             (out * w).backward()
-    return values, [float(p.grad) for p in params]
+    return values, [float(p.grad) for p in params], None
 
 
 def rel_err(a, b):
@@ -53,9 +59,9 @@ def test_mlp_gradients_are_the_eager_engines(activation, fold):
 
     rows = hinge_rows(30)
     weights = [random.uniform(0.1, 1.0) for _ in rows]
-    prog = compile_flat(fn, params, 3, fold=fold)
-    values, grads = prog.value_and_grad(rows, weights)
-    expected_values, expected_grads = per_row_eager(fn, params, rows, weights)
+    prog = python(fn, params, 3, fold=fold)
+    values, grads, _ = prog.value_and_grad(rows, weights)
+    expected_values, expected_grads, _ = per_row_eager(fn, params, rows, weights)
     assert values == expected_values and grads == expected_grads  # the same bits
     assert any(g != 0 for g in grads)
 
@@ -72,10 +78,10 @@ def test_the_benchmark_step_with_a_mean_and_l2():
     model = MLP(2, [16, 16, 1])
     params = model.parameters()
     rows = hinge_rows(40, seed=3)
-    prog = compile_flat(lambda x0, x1, t: (1 + -t * model([x0, x1])).relu(), params, 3)
-    reg = compile_flat(lambda: 1e-4 * sum(p * p for p in params), params, 0)
-    losses, g_data = prog.value_and_grad(rows, 1 / len(rows))
-    (r,), g_reg = reg.value_and_grad([()])
+    prog = python(lambda x0, x1, t: (1 + -t * model([x0, x1])).relu(), params, 3)
+    reg = python(lambda: 1e-4 * sum(p * p for p in params), params, 0)
+    losses, g_data, _ = prog.value_and_grad(rows, 1 / len(rows))
+    (r,), g_reg, _ = reg.value_and_grad([()])
 
     scores = [model([Value(x0), Value(x1)]) for x0, x1, _ in rows]
     hinge = [(1 + -t * s).relu() for (_, _, t), s in zip(rows, scores)]
@@ -102,9 +108,9 @@ def test_every_op_and_operand_order():
     weights = [1.0, 0.5, -2.0, 0.25, 3.0]
     expected = per_row_eager(fn, params, rows, weights)
     for fold in (True, False):
-        prog = compile_flat(fn, params, 2, fold=fold)
+        prog = python(fn, params, 2, fold=fold)
         assert prog.value_and_grad(rows, weights) == expected
-    src = compile_flat(fn, params, 2).source
+    src = python(fn, params, 2).source
     # every op's rule from OPS written out (micrograd.specialize.inline_rule): no rule called
     assert "R_" not in src and "m_sin(" in src and "m_pow(" in src and "_times(" not in src
 
@@ -128,7 +134,7 @@ def test_every_op_in_ops(op, through_rule, monkeypatch):
 
     rows = [[1.0], [0.9], [1.1]]
     expected = per_row_eager(fn, params, rows, [1.0, 0.5, 2.0])
-    assert compile_flat(fn, params, 1).value_and_grad(rows, [1.0, 0.5, 2.0]) == expected
+    assert python(fn, params, 1).value_and_grad(rows, [1.0, 0.5, 2.0]) == expected
 
 
 def test_a_dead_relu_passes_nothing_back_even_from_inf():
@@ -137,7 +143,7 @@ def test_a_dead_relu_passes_nothing_back_even_from_inf():
     def fn(x):  # sqrt(relu(p * x)): the sqrt's slope at 0 is inf, the relu is dead
         return (p * x).relu() ** 0.5
 
-    values, grads = compile_flat(fn, [p], 1).value_and_grad([[1.0]])
+    values, grads, _ = python(fn, [p], 1).value_and_grad([[1.0]])
     assert values == [0.0] and grads == [0.0]
     assert per_row_eager(fn, [p], [[1.0]], [1.0])[1] == [0.0]
 
@@ -148,9 +154,9 @@ def test_a_dead_relu_through_its_rule_too(monkeypatch):
     rule = OPS["ReLU"]
     monkeypatch.setitem(OPS, "ReLU", lambda m, a: rule(m, a))
     p = Value(-1.0)
-    prog = compile_flat(lambda x: (p * x).relu() ** 0.5, [p], 1)
+    prog = python(lambda x: (p * x).relu() ** 0.5, [p], 1)
     assert "R_ReLU(" in prog.source
-    assert prog.value_and_grad([[1.0], [-4.0]]) == ([0.0, 2.0], [0.0 + -4.0 * 0.25])
+    assert prog.value_and_grad([[1.0], [-4.0]]) == ([0.0, 2.0], [0.0 + -4.0 * 0.25], None)
 
 
 def test_a_live_unit_passes_inf_and_nan_on_as_eager():
@@ -159,7 +165,7 @@ def test_a_live_unit_passes_inf_and_nan_on_as_eager():
     def fn(x):
         return (p * x) ** 0.5  # slope inf at 0
 
-    got = compile_flat(fn, [p], 1).value_and_grad([[1.0]])
+    got = python(fn, [p], 1).value_and_grad([[1.0]])
     expected = per_row_eager(fn, [p], [[1.0]], [1.0])
     assert got[1] == expected[1] == [math.inf]
 
@@ -174,16 +180,16 @@ def test_several_outputs_the_first_differentiated():
         return bce_with_logits([z], [t]), z
 
     rows = [[0.5, -1.0, 1.0], [1.5, 0.2, 0.0], [-0.3, 0.9, 1.0]]
-    out, grads = compile_flat(one, params, 3).value_and_grad(rows, 1 / 3)
-    losses, expected = per_row_eager(lambda *r: one(*r)[0], params, rows, [1 / 3] * 3)
+    out, grads, _ = python(one, params, 3).value_and_grad(rows, 1 / 3)
+    losses, expected, _ = per_row_eager(lambda *r: one(*r)[0], params, rows, [1 / 3] * 3)
     assert [loss for loss, _ in out] == losses and grads == expected
     assert [z for _, z in out] == [model(r[:2]).data for r in rows]
 
 
 def test_parameters_read_each_call_or_passed():
     p, q = Value(2.0), Value(3.0)
-    prog = compile_flat(lambda x: p * x + q, [p, q], 1)
-    assert prog.value_and_grad([[1.0], [2.0]]) == ([5.0, 7.0], [3.0, 2.0])
+    prog = python(lambda x: p * x + q, [p, q], 1)
+    assert prog.value_and_grad([[1.0], [2.0]]) == ([5.0, 7.0], [3.0, 2.0], None)
     p.data = 10.0
     assert prog.value_and_grad([[1.0]])[0] == [13.0]
     assert prog.value_and_grad([[1.0]], params=[1.0, 1.0])[0] == [2.0]
@@ -192,16 +198,16 @@ def test_parameters_read_each_call_or_passed():
 
 def test_other_values_are_frozen_and_unused_parameters_get_zero():
     p, unused, frozen = Value(2.0), Value(5.0), Value(3.0)
-    prog = compile_flat(lambda x: p * x * frozen, [p, unused], 1)
+    prog = python(lambda x: p * x * frozen, [p, unused], 1)
     frozen.data = 100.0
-    assert prog.value_and_grad([[1.0]], weights=2.0) == ([6.0], [6.0, 0.0])
+    assert prog.value_and_grad([[1.0]], weights=2.0) == ([6.0], [6.0, 0.0], None)
 
 
 def test_edge_shapes():
     p = Value(1.5)
-    assert compile_flat(lambda: p, [p], 0).value_and_grad([(), ()]) == ([1.5, 1.5], [2.0])
-    assert compile_flat(lambda x: x, [p], 1).value_and_grad([[4]]) == ([4.0], [0.0])
-    assert compile_flat(lambda x: x * x, [p], 1).value_and_grad([]) == ([], [0.0])
+    assert python(lambda: p, [p], 0).value_and_grad([(), ()]) == ([1.5, 1.5], [2.0], None)
+    assert python(lambda x: x, [p], 1).value_and_grad([[4]]) == ([4.0], [0.0], None)
+    assert python(lambda x: x * x, [p], 1).value_and_grad([]) == ([], [0.0], None)
 
 
 def test_long_sums_compile():
@@ -210,7 +216,7 @@ def test_long_sums_compile():
     def fn(x):
         return sum((p * x for p in ps), Value(0.0)).tanh()
 
-    prog = compile_flat(fn, ps, 1)
+    prog = python(fn, ps, 1)
     assert prog.value_and_grad([[0.01], [-0.02]]) == per_row_eager(
         fn, ps, [[0.01], [-0.02]], [1, 1]
     )
@@ -229,38 +235,38 @@ def test_hand_made_ops_are_refused_by_name():
         return out
 
     with pytest.raises(TraceError, match="'double'"):
-        compile_flat(lambda x: double(p * x), [p], 1)
+        python(lambda x: double(p * x), [p], 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(TraceError, match="'forgot'"):  # no closure set at all
-            compile_flat(lambda x: Value(1.0, (p, x), "forgot"), [p], 1)
+            python(lambda x: Value(1.0, (p, x), "forgot"), [p], 1)
 
 
 def test_bad_calls_are_refused():
     p = Value(1.0)
-    prog = compile_flat(lambda x, y: p * x + y, [p], 2)
+    prog = python(lambda x, y: p * x + y, [p], 2)
     with pytest.raises(ValueError, match="row 1 has 3 numbers, expected 2"):
         prog.value_and_grad([[1, 2], [1, 2, 3]])
-    with pytest.raises(ValueError, match="2 weights for 1 rows"):
+    with pytest.raises(ValueError, match=r"weights must be a number or one per row \(1\), got 2"):
         prog.value_and_grad([[1, 2]], [1.0, 2.0])
     with pytest.raises(ValueError, match="params has 2 numbers, expected 1"):
         prog.value_and_grad([[1, 2]], params=[1.0, 2.0])
     with pytest.raises(TraceError, match="must return a Value"):
-        compile_flat(lambda x: 1.0, [p], 1)
+        python(lambda x: 1.0, [p], 1)
     with pytest.raises(TraceError):  # a branch on data cannot be traced
-        compile_flat(lambda x: x if x > 0 else -x, [p], 1)
+        python(lambda x: x if x > 0 else -x, [p], 1)
     with pytest.raises(ValueError, match="not a leaf"):
-        compile_flat(lambda x: x, [p * 2], 1)
+        python(lambda x: x, [p * 2], 1)
     with pytest.raises(ValueError, match="example has 1 numbers"):
-        compile_flat(lambda x, y: x, [p], 2, example=[1.0])
+        python(lambda x, y: x, [p], 2, example=[1.0])
 
 
 def test_a_failing_op_is_named_with_its_row():
     p = Value(1.0)
-    prog = compile_flat(lambda x: (p * x).log(), [p], 1)
+    prog = python(lambda x: (p * x).log(), [p], 1)
     with pytest.raises(ValueError, match=r"row 2: op 'log' on \(-3.0\)"):
         prog.value_and_grad([[1.0], [2.0], [-3.0]])
-    div = compile_flat(lambda x: p / x, [p], 1)
+    div = python(lambda x: p / x, [p], 1)
     with pytest.raises(ZeroDivisionError, match="row 1: op '/'"):
         div.value_and_grad([[1.0], [0.0]], params=[4.0])
     assert p.data == 1.0  # the parameters the eager re-run used are put back
@@ -280,49 +286,13 @@ def test_an_op_added_to_ops_runs_through_its_rule(monkeypatch):
     def fn(x):
         return engine._apply1("x^3", p * x)
 
-    prog = compile_flat(fn, [p], 1)
+    prog = python(fn, [p], 1)
     assert f"R_{list(OPS).index('x^3')}(" in prog.source
     assert prog.value_and_grad([[2.0]]) == per_row_eager(fn, [p], [[2.0]], [1])
     made = engine._apply1("x^3", p)
     monkeypatch.delitem(OPS, "x^3")  # a node whose op has no rule any more
     with pytest.raises(TraceError, match="'x\\^3' has no rule"):
-        compile_flat(lambda x: made * x, [p], 1)
-
-
-def test_the_sites_playground_trains_as_the_eager_engine_does(monkeypatch):
-    """site_src/assets/mg_site.py's Playground (the browser's, in Pyodide) trains with
-    compile_flat: the same losses and accuracies as the eager loop it replaced, run in CPython."""
-    import os
-    import random
-
-    from micrograd import data
-    from micrograd.losses import bce_with_logits
-    from micrograd.nn import MLP
-    from micrograd.optim import Adam
-
-    assets = os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "site_src", "assets"
-    )
-    monkeypatch.syspath_prepend(assets)
-    import mg_site
-
-    playground = mg_site.Playground()  # moons, 100 points, MLP(2, [8, 8, 1]), Adam 0.03, seed 0
-    playground.train(30)
-    X, y = data.moons(n=100, seed=0)
-    random.seed(0)
-    model = MLP(2, [8, 8, 1])
-    optimizer = Adam(model.parameters(), lr=0.03)
-    losses, accuracies = [], []
-    for _ in range(30):
-        logits = [model(x) for x in X]
-        loss = bce_with_logits(logits, y)
-        model.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.data)
-        accuracies.append(sum((z.data > 0) == (t == 1) for z, t in zip(logits, y)) / len(y))
-    assert rel_err(playground.losses, losses) <= 1e-12
-    assert playground.accuracies == accuracies
+        python(lambda x: made * x, [p], 1)
 
 
 EDGE_NUMBERS = [math.nan, math.inf, -math.inf, -0.0, 0.0, 5e-324, -1e-310, 1e300, 2.0, -2.5, 0.5]
@@ -360,7 +330,7 @@ def test_edge_constants_give_the_eager_engines_numbers(k, c, x, shape):
     for fold in (True, False):
         expected = eager_or_error(fn, [p], [[x]])
         try:
-            got = compile_flat(fn, [p], 1, fold=fold).value_and_grad([[x]])
+            got = python(fn, [p], 1, fold=fold).value_and_grad([[x]])
         except (ArithmeticError, ValueError) as e:
             assert isinstance(expected, type) and isinstance(e, expected), (expected, e)
             continue
@@ -371,5 +341,5 @@ def test_edge_constants_give_the_eager_engines_numbers(k, c, x, shape):
 def test_an_infinite_or_nan_exponent_is_written_as_a_number():
     w = Value(0.5)
     for k in (math.inf, -math.inf, math.nan):
-        prog = compile_flat(lambda x, k=k: (w * x) ** k, [w], 1)
+        prog = python(lambda x, k=k: (w * x) ** k, [w], 1)
         assert same(prog.value_and_grad([[2.0]])[0], [1.0**k])
