@@ -14,3 +14,50 @@ def test_neuron_mistakes(tmp_path):
         "neuron-mlp", mutate(tmp_path, "        return act.tanh()", "        return act")
     )
     assert no_act.mistake == "wrong-forward"
+
+
+def test_weights_left_as_floats_are_named(tmp_path):
+    floats = mutate(
+        tmp_path,
+        "self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]",
+        "self.w = [random.uniform(-1, 1) for _ in range(nin)]",
+    )
+    result = check("neuron-mlp", floats)
+    assert result.first_wrong_step == (
+        "`Neuron(3).parameters()[0]` is a float, not a Value: wrap the weights and the bias in "
+        "Value()"
+    )
+    assert check("neuron-mlp", floats, lang="zh").first_wrong_step.startswith(
+        "`Neuron(3).parameters()[0]` 是 float，不是 Value"
+    )
+
+
+FAILS_WHILE_TRAINING = """
+CALLS = [0]
+
+
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+        CALLS[0] += 1
+        print("neuron", CALLS[0])
+        assert CALLS[0] < 500, "too many calls"
+"""
+
+
+def test_an_error_while_training_is_a_verdict(tmp_path):
+    old = """
+class Neuron:
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(random.uniform(-1, 1))
+
+    def __call__(self, x):
+"""
+    result = check("neuron-mlp", mutate(tmp_path, old, FAILS_WHILE_TRAINING))
+    assert result.first_wrong_step == (
+        "`training MLP(2, [8, 8, 1])` raised AssertionError: too many calls"
+    )

@@ -61,3 +61,25 @@ def test_softmax_grads_are_probs_minus_one_hot(tmp_path):
         assert z.grad == pytest.approx(p.data - (i == 3), abs=1e-15)
     result = check("softmax-nll", write(tmp_path, SOFTMAX))
     assert result.passed and [r.points for r in result.rows] == [6, 6, 5, 5]
+
+
+@pytest.mark.parametrize(
+    "old, new, words",
+    [
+        (  # softmax on numbers: the graph is cut
+            "counts = [logit.exp() for logit in logits]",
+            "counts = [math.exp(logit.data) for logit in logits]",
+            "`softmax(logits)` returned a float, not a Value",
+        ),
+        (  # nll on a number
+            "return -probs[target].log()",
+            "return -math.log(probs[target].data)",
+            "`nll(probs, target)` returned a float, not a Value",
+        ),
+    ],
+)
+def test_softmax_or_nll_returning_floats_is_named(tmp_path, old, new, words):
+    result = check("softmax-nll", mutate(tmp_path, old, new, SOFTMAX))
+    assert not result.passed and result.first_wrong_step == words
+    zh = check("softmax-nll", mutate(tmp_path, old, new, SOFTMAX), lang="zh")
+    assert "返回的是 float，不是 Value" in zh.first_wrong_step

@@ -12,7 +12,7 @@ import pytest
 from micrograd.practice import check
 from micrograd.practice.checks.predict import asked
 from micrograd.practice.reference import solution
-from test_practice import REFERENCE, practice
+from test_practice import REFERENCE, practice, write
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -104,3 +104,68 @@ def test_predict_through_the_command(tmp_path):
     assert "a.grad += 3 * 6 = 18" in revealed.stdout
     notebook = practice(tmp_path, "start", "predict-neuron", "--notebook")
     assert notebook.returncode == 0 and (tmp_path / "practice" / "predict-neuron.ipynb").exists()
+
+
+WRONG_MUL_CELL = """# second try (then check again with micrograd.practice)
+def _mul(self, other):
+    other = other if isinstance(other, Value) else Value(other)
+    out = Value(self.data * other.data, (self, other), "*")
+
+    def _backward():
+        self.grad += other.data * out.grad
+        other.grad += other.data * out.grad  # the wrong operand
+
+    out._backward = _backward
+    return out
+
+
+Value.__mul__ = _mul
+"""
+
+
+def test_a_notebook_is_checked_as_it_runs_less_its_check_cell(tmp_path):
+    done = practice(tmp_path, "start", "op-mul", "--notebook")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "practice" / "op-mul.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"][1]["source"] = REFERENCE.splitlines(True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert check("op-mul", str(path)).passed  # the check cell is left out
+    fix = {"cell_type": "code", "metadata": {}, "source": WRONG_MUL_CELL, "outputs": []}
+    nb["cells"].insert(2, fix)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    result = check("op-mul", str(path))
+    assert not result.passed, result
+
+
+@pytest.mark.parametrize(
+    "content", ["[1, 2]\n", '{"cells": [\n', '{"cells": [{"cell_type": "code", "source": 3}]}']
+)
+def test_a_file_that_is_not_a_notebook_is_named(tmp_path, content):
+    path = write(tmp_path, content, "nb.ipynb")
+    assert check("op-mul", path).first_wrong_step == f"not a notebook: {path}"
+    assert check("op-mul", path, lang="zh").first_wrong_step == f"不是 Jupyter 笔记本：{path}"
+
+
+def test_a_deeply_nested_progress_file_starts_over(tmp_path):
+    (tmp_path / "practice").mkdir()
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "practice" / "progress.json").write_text(deep, encoding="utf-8")
+    status = practice(tmp_path, "status")
+    assert status.returncode == 0 and "starting over" in status.stderr, status.stderr
+
+
+def test_odd_counters_in_the_progress_file_are_repaired(tmp_path):
+    (tmp_path / "practice").mkdir()
+    path = tmp_path / "practice" / "progress.json"
+    odd = {"attempts": True, "hints": -5, "passed": False}
+    path.write_text(json.dumps({"version": 1, "exercises": {"op-add": odd}}), encoding="utf-8")
+    hint = practice(tmp_path, "hint", "op-add")
+    assert hint.returncode == 0 and hint.stdout.startswith("hint 1 of 3: "), hint.stdout
+    entry = json.loads(path.read_text(encoding="utf-8"))["exercises"]["op-add"]
+    assert entry == {"attempts": 0, "hints": 1, "passed": False}
+    many = {"attempts": 2, "hints": 99, "passed": False}
+    path.write_text(json.dumps({"version": 1, "exercises": {"op-add": many}}), encoding="utf-8")
+    assert practice(tmp_path, "hint", "op-add").returncode == 0
+    entry = json.loads(path.read_text(encoding="utf-8"))["exercises"]["op-add"]
+    assert entry["hints"] == 3

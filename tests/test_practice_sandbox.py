@@ -4,7 +4,7 @@ time limit on code that never ends."""
 from __future__ import annotations
 
 from micrograd.practice import check, sandbox
-from test_practice import REFERENCE, write
+from test_practice import REFERENCE, mutate, practice, write
 
 ENDLESS = """
 class Value:
@@ -49,3 +49,48 @@ def test_learner_code_that_never_ends_is_stopped(tmp_path, monkeypatch):
     result = check("op-add", looping_file, lang="zh")
     assert "运行超过 0.5 秒" in result.first_wrong_step
     assert check("op-add", write(tmp_path, REFERENCE)).passed  # the timer is off
+
+
+EXITS_IN_BACKWARD = """
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+            import sys; sys.exit()
+"""
+
+INTERRUPTS_IN_OP = """
+        raise KeyboardInterrupt
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), "*")
+"""
+
+
+def test_sys_exit_in_learner_code_is_a_named_failure(tmp_path):
+    old = """
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+"""
+    result = check("op-mul", mutate(tmp_path, old, EXITS_IN_BACKWARD))
+    assert not result.passed
+    assert result.first_wrong_step.startswith(
+        "your code called sys.exit() inside `(a * b)._backward()`"
+    )
+    old = """
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), "*")
+"""
+    result = check("op-mul", mutate(tmp_path, old, INTERRUPTS_IN_OP), lang="zh")
+    assert not result.passed
+    assert result.first_wrong_step.startswith("你的代码在 `a * b` 里调用了 KeyboardInterrupt")
+
+
+def test_sys_exit_in_learner_code_fails_the_command(tmp_path):
+    old = """
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+"""
+    done = practice(tmp_path, "check", "op-mul", mutate(tmp_path, old, EXITS_IN_BACKWARD))
+    assert done.returncode == 1
+    assert "called sys.exit() inside" in done.stdout

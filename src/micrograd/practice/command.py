@@ -91,7 +91,8 @@ def load_progress(lang: str, quiet_if_missing: bool = True) -> dict[str, dict[st
         if not quiet_if_missing:
             print(text("practice.cmd.fresh", lang, path=path), file=sys.stderr)
         return {}
-    except (OSError, ValueError) as e:  # json.JSONDecodeError is a ValueError
+    except (OSError, ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError;
+        # a deeply nested file ends json's decoder in RecursionError
         print(
             text("practice.cmd.corrupt", lang, path=path, why=str(e).splitlines()[0]),
             file=sys.stderr,
@@ -109,10 +110,18 @@ def save_progress(progress: dict[str, dict[str, Any]]) -> None:
 
 
 def _entry(progress: dict[str, dict[str, Any]], id: str) -> dict[str, Any]:
+    """The exercise's entry, repaired where a hand-edited file holds something odd: counters are
+    non-negative ints (not bools), and no more hints than the exercise has."""
+    from micrograd.practice.exercises import EXERCISES
+
     entry = progress.setdefault(id, {})
-    for key, default in (("attempts", 0), ("hints", 0), ("passed", False)):
-        if not isinstance(entry.get(key), type(default)):
-            entry[key] = default
+    if not isinstance(entry.get("passed"), bool):
+        entry["passed"] = False
+    for key in ("attempts", "hints"):
+        count = entry.get(key)
+        if type(count) is not int or count < 0:  # type(): True is an int too
+            entry[key] = 0
+    entry["hints"] = min(entry["hints"], len(EXERCISES[id].hints("en")))
     return entry
 
 
@@ -205,6 +214,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     from micrograd.io import atomic_write
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.reference import stub
+    from micrograd.practice.sandbox import CHECK_TAG
 
     predict = EXERCISES[args.id].kind == "predict"
     ext = "ipynb" if args.notebook else "html" if predict else "py"
@@ -228,7 +238,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
         cells = [
             _cell("markdown", f"# {args.id}: {ex.title(lang)}\n\n{ex.task(lang)}"),
             _cell("code", code.strip("\n")),
-            _cell("code", check),
+            _cell("code", check, tags=[CHECK_TAG]),  # the checker leaves this cell out
         ]
         nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
         data = json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
@@ -257,9 +267,14 @@ def _quiz_page(id: str, lang: str, notebook: bool) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
-def _cell(kind: str, source: str) -> dict[str, Any]:
-    """A notebook cell of `kind` ("markdown" or "code") holding `source`."""
-    cell: dict[str, Any] = {"cell_type": kind, "metadata": {}, "source": source.splitlines(True)}
+def _cell(kind: str, source: str, tags: list[str] | None = None) -> dict[str, Any]:
+    """A notebook cell of `kind` ("markdown" or "code") holding `source`, with Jupyter's `tags`."""
+    metadata = {"tags": tags} if tags else {}
+    cell: dict[str, Any] = {
+        "cell_type": kind,
+        "metadata": metadata,
+        "source": source.splitlines(True),
+    }
     if kind == "code":
         cell.update(execution_count=None, outputs=[])
     return cell

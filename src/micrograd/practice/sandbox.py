@@ -33,21 +33,38 @@ class LearnerError(Exception):
 
 
 # ---------------------------------------------------------------------------- loading
-def _source_of(path: str) -> str:
-    """A .py file's text, or the code cells of an .ipynb (IPython's %/! lines left out)."""
+CHECK_TAG = "micrograd-check"  # the tag of the check cell `practice start --notebook` writes
+
+
+def _source_of(path: str, lang: str) -> str:
+    """A .py file's text, or the code cells of an .ipynb in the order the notebook runs them
+    (IPython's %/! lines left out), less the check cell tagged CHECK_TAG."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
     if not path.endswith(".ipynb"):
         return source
-    cells = json.loads(source).get("cells", [])
+    not_notebook = LearnerError(Problem("other", text("practice.not_notebook", lang, path=path)))
+    try:
+        cells = json.loads(source).get("cells", [])
+    except (ValueError, RecursionError, AttributeError) as e:  # cut short, or not an object
+        raise not_notebook from e
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise not_notebook
     code = []
     for cell in cells:
-        if cell.get("cell_type") == "code":
-            src = cell.get("source", "")
-            lines = "".join(src) if isinstance(src, list) else str(src)
-            if "micrograd.practice" in lines:  # the notebook's own check cell
-                continue
-            code.append("\n".join(ln for ln in lines.splitlines() if not ln.startswith(("%", "!"))))
+        tags = (
+            cell.get("metadata", {}).get("tags", [])
+            if isinstance(cell.get("metadata"), dict)
+            else []
+        )
+        if cell.get("cell_type") != "code" or CHECK_TAG in tags:
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list) and all(isinstance(line, str) for line in src):
+            src = "".join(src)
+        if not isinstance(src, str):
+            raise not_notebook
+        code.append("\n".join(ln for ln in src.splitlines() if not ln.startswith(("%", "!"))))
     return "\n\n".join(code)
 
 
@@ -62,7 +79,7 @@ def load(code: Any, lang: str = "en") -> Any:
         path = os.fspath(code)
         if not os.path.isfile(path):
             raise FileNotFoundError(text("practice.no_file", lang, path=path))
-        source = _source_of(path)
+        source = _source_of(path, lang)
         _loaded += 1
         module = types.ModuleType(f"micrograd_practice_learner_{_loaded}")
         module.__file__ = os.path.abspath(path)
@@ -152,7 +169,8 @@ def _time_limit() -> Iterator[None]:
 
 
 def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
-    """fn(), its exceptions turned into a Problem that names `what` was running."""
+    """fn(), everything it raises (sys.exit() included) turned into a Problem that names `what`
+    was running."""
     try:
         with _quiet():
             return fn()
@@ -166,7 +184,14 @@ def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
         raise LearnerError(
             Problem("recursion-limit", text("practice.recursion", lang, what=what))
         ) from e
-    except Exception as e:
+    except (SystemExit, KeyboardInterrupt) as e:
+        # sys.exit(), exit() or quit() left in from debugging must not end the check (with exit
+        # status 0): it is named like any other error
+        how = "sys.exit()" if isinstance(e, SystemExit) else "KeyboardInterrupt"
+        raise LearnerError(
+            Problem("other", text("practice.exited", lang, what=what, how=how))
+        ) from e
+    except BaseException as e:
         raise LearnerError(
             Problem("other", text("practice.raised", lang, what=what, error=_error(e)))
         ) from e

@@ -329,6 +329,7 @@ CATALOG: dict[str, str] = {
     "practice.no_file": "no file {path}",
     "practice.load_failed": "your code could not be run: {error}",
     "practice.not_written": "`{what}` is not written yet (it raises NotImplementedError)",
+    "practice.exited": "your code called {how} inside `{what}`",
     "practice.raised": "`{what}` raised {error}",
     "practice.recursion": "`{what}` raised RecursionError: a recursive topological sort (or "
     "_backward() calls that call each other) goes one Python call deeper per Value; build the "
@@ -338,6 +339,8 @@ CATALOG: dict[str, str] = {
     "never ends? (a while loop whose condition never changes, or a walk over the graph that never "
     "marks what it visited)",
     "practice.not_value": "`{what}` returned a {kind}, not a Value",
+    "practice.param_not_value": "`{what}` is a {kind}, not a Value: wrap the weights and the bias in Value()",
+    "practice.not_notebook": "not a notebook: {path}",
     "practice.missing_method": "your Value has no {method}",
     "practice.unknown_exercise": "no exercise {exercise!r}; the exercises are: {known}",
     # backward()

@@ -297,6 +297,7 @@ CATALOG: dict[str, str] = {
     "practice.no_file": "没有文件 {path}",
     "practice.load_failed": "你的代码无法运行：{error}",
     "practice.not_written": "`{what}` 还没有写（它抛出 NotImplementedError）",
+    "practice.exited": "你的代码在 `{what}` 里调用了 {how}",
     "practice.raised": "`{what}` 抛出了 {error}",
     "practice.recursion": "`{what}` 抛出了 RecursionError：递归的拓扑排序（或互相调用的 "
     "_backward()）每多一个 Value 就多一层 Python 调用；请用循环和自己的栈来做拓扑排序",
@@ -304,6 +305,8 @@ CATALOG: dict[str, str] = {
     "practice.too_long": "`{what}` 运行超过 {seconds} 秒，已被停止：是不是有一个永远不结束的循环？"
     "（条件永远不变的 while 循环，或者遍历计算图时从不记录已经访问过的节点）",
     "practice.not_value": "`{what}` 返回的是 {kind}，不是 Value",
+    "practice.param_not_value": "`{what}` 是 {kind}，不是 Value：要把权重和偏置包成 Value()",
+    "practice.not_notebook": "不是 Jupyter 笔记本：{path}",
     "practice.missing_method": "你的 Value 没有 {method}",
     "practice.unknown_exercise": "没有练习 {exercise!r}；可选的练习：{known}",
     # backward()

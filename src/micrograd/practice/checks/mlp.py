@@ -69,7 +69,9 @@ def _check_mlp(
     raises a LearnerError."""
     act = _neuron(Neuron, rng, lang)
     model, params, row = _network(MLP, act, rng, lang)
-    steps, accuracy = _train(model, params, seed)
+    steps, accuracy = guarded(
+        "training MLP(2, [8, 8, 1])", lang, partial(_train, model, params, seed)
+    )
     if accuracy <= 0.9:
         step = text("practice.accuracy", lang, steps=steps, accuracy=f"{accuracy:.2f}")
         raise LearnerError(Problem("other", step))
@@ -85,8 +87,14 @@ def _neuron(Neuron: Any, rng: random.Random, lang: str) -> str:
     if len(params) != 4:
         step = text("practice.params_count", lang, what="Neuron(3)", found=len(params), expected=4)
         raise LearnerError(Problem("other", step))
+    _all_values(params, "Neuron(3).parameters()", lang)
     x = [rng.uniform(-1, 1) for _ in range(3)]
     out = guarded("Neuron(3)(x)", lang, lambda: neuron(x))
+    if not hasattr(out, "data"):
+        kind = type(out).__name__
+        raise LearnerError(
+            Problem("other", text("practice.not_value", lang, what="Neuron(3)(x)", kind=kind))
+        )
     pre = sum(float(w.data) * xi for w, xi in zip(params, x)) + float(params[3].data)
     act = next((a for a in ("tanh", "relu") if close(out.data, _act(a, pre), rel=1e-9)), None)
     if act is None:
@@ -95,6 +103,14 @@ def _neuron(Neuron: Any, rng: random.Random, lang: str) -> str:
             Problem("wrong-forward", text("practice.neuron_forward", lang, **fields))
         )
     return act
+
+
+def _all_values(params: list[Any], what: str, lang: str) -> None:
+    """A LearnerError naming the first parameter that is not a Value (a weight left a float)."""
+    for i, p in enumerate(params):
+        if not all(hasattr(p, a) for a in ("data", "grad")):
+            fields = {"what": f"{what}[{i}]", "kind": type(p).__name__}
+            raise LearnerError(Problem("other", text("practice.param_not_value", lang, **fields)))
 
 
 def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, list[Any], Row]:
@@ -112,6 +128,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             expected=count,
         )
         raise LearnerError(Problem("other", step))
+    _all_values(params, "MLP.parameters()", lang)
     sample = [[rng.uniform(-1, 2), rng.uniform(-1, 1)] for _ in range(3)]
     outs = [guarded("MLP(2, [8, 8, 1])(x)", lang, partial(model, s)) for s in sample]
     if not all(hasattr(o, "data") for o in outs):

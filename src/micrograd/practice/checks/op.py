@@ -152,7 +152,8 @@ def _run_op(
             seeds = [rng.choice((-1, 1)) * rng.uniform(1.5, 2.5)] * len(outs)
             for leaf, s in zip(leaves, shifts):
                 leaf.grad = s
-        problem = guarded(what + "._backward()", lang, lambda: walk.run(outs, seeds))
+        node = f"({what})" if " " in what else what  # as the walk names it: (a * b), tanh(a)
+        problem = guarded(node + "._backward()", lang, lambda: walk.run(outs, seeds))
         if problem is not None:
             step = aside(problem.step, _where(point, names), lang)
             return None, Problem(problem.mistake, step)

@@ -12,7 +12,7 @@ from micrograd import engine
 from micrograd.practice.diagnose import Walk
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
-from micrograd.practice.sandbox import function_of, guarded, value_class
+from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
 from micrograd.text import aside, joined, text
 
 
@@ -41,6 +41,17 @@ def _reference_softmax(values: Sequence[float], target: int, twice: bool) -> tup
     return [p.data for p in probs], loss.data, [float(v.grad) for v in leaves], numeric
 
 
+def _values(what: str, found: Any, lang: str) -> None:
+    """A LearnerError when `what` returned something that is not a list of Values (a float: the
+    graph is cut, as when softmax works on z.data)."""
+    for x in found if isinstance(found, list) else [found]:
+        if not all(hasattr(x, a) for a in ("data", "grad", "_prev", "_backward")):
+            kind = type(x).__name__
+            raise LearnerError(
+                Problem("other", text("practice.not_value", lang, what=what, kind=kind))
+            )
+
+
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """softmax and nll on the learner's Value at random logits and edge cases: the forward, each
     backward step (the first wrong one named), and each logit's grad against micrograd's."""
@@ -61,6 +72,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         zs = [leaves[0], leaves[1], leaves[0]] if twice else leaves
         names = {id(v): f"logits[{i}]" for i, v in enumerate(leaves)}
         probs = guarded("softmax(logits)", lang, partial(softmax, zs))
+        _values("softmax(logits)", probs, lang)
         for i, (p, w) in enumerate(zip(probs, probs_want)):
             if first is None and not close(p.data, w, rel=1e-9, abs_=1e-12):
                 step = text(
@@ -70,6 +82,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         if first is not None:  # the loss of wrong probabilities may not even exist
             break
         loss = guarded("nll(probs, target)", lang, partial(nll, probs, target))
+        _values("nll(probs, target)", [loss], lang)
         if first is None and not close(loss.data, loss_want, rel=1e-9, abs_=1e-12):
             fields = {"target": target, "found": fmt(loss.data), "expected": fmt(loss_want)}
             first = Problem("wrong-forward", text("practice.nll_forward", lang, **fields))
