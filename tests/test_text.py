@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+import micrograd.text as text_module
 from micrograd.text import LANGUAGES, catalog, language, op_error, text, usage_error
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIELD = r"%\(\w+\)s|{\w+(?:[:!][^}]*)?}"  # argparse's %(default)s, {name}, {name:.2f}, {name!r}
 
 
@@ -26,7 +26,7 @@ def test_the_catalogs_have_no_key_twice():
     """A dict literal keeps the last of two equal keys silently: the source must not have them."""
     for lang in LANGUAGES:
         with open(
-            os.path.join(ROOT, "src", "micrograd", "text", f"{lang}.py"), encoding="utf-8"
+            os.path.join(os.path.dirname(text_module.__file__), f"{lang}.py"), encoding="utf-8"
         ) as f:
             tree = ast.parse(f.read())
         keys = [k.value for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys]
