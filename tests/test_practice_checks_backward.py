@@ -1,5 +1,6 @@
 """The check of backward() (micrograd.practice.checks.backward): the Stack Exchange graph's
-global `visited` set, recursion, the wrong order and a forgotten output grad are each named."""
+global `visited` set, the order walked inputs first, grads zeroed inside backward() and a forgotten
+output grad are each named; the lecture's recursive sort passes, the deep chain its challenge."""
 
 from __future__ import annotations
 
@@ -81,17 +82,60 @@ def test_the_stack_exchange_global_visited_bug_is_visit_order(tmp_path):
     assert "`g` uses c too" in step
 
 
-def test_a_recursive_backward_hits_the_recursion_limit(tmp_path):
-    result = check("backward", mutate(tmp_path, solution("backward"), RECURSIVE))
-    assert result.mistake == "recursion-limit"
-    assert "100,000" in result.first_wrong_step and "RecursionError" in result.first_wrong_step
+def test_the_lectures_recursive_backward_passes_with_the_deep_chain_as_a_challenge(tmp_path):
+    result = check("backward", mutate(tmp_path, solution("backward"), RECURSIVE), lang="zh")
+    assert result.passed, result
+    assert result.notes == [
+        "另有一个挑战：在 20,000 个 Value 的长链上，你的 backward() 停在了 Python 的递归上限（递归的 "
+        "build_topo 每个 Value 调用一层）。用循环和自己的栈来排序，多深都行。"
+    ]
+    assert str(result).splitlines()[:2] == ["backward：通过", result.notes[0]]
 
 
-def test_walking_the_order_forwards_is_visit_order(tmp_path):
+def test_the_chain_is_dismantled_so_it_frees_one_node_at_a_time(tmp_path):
+    """Freed whole, the learner's chain frees recursively (a crash in the browser): the check
+    leaves its nodes empty."""
+    kept = []
+    source = REFERENCE.replace(
+        "        self._op = _op\n", "        self._op = _op\n        KEPT.append(self)\n", 1
+    )
+    path = mutate(tmp_path, "import math\n", "import math\nKEPT = []\n", source)
+    module = types.ModuleType("learner")
+    exec(open(path).read(), module.__dict__)
+    kept = module.KEPT
+    assert check("backward", module).passed
+    assert len(kept) > backward.CHAIN and all(vars(v) == {} for v in kept[-100:])
+
+
+def test_walking_the_order_forwards_is_named(tmp_path):
     path = mutate(tmp_path, "        for v in reversed(topo):", "        for v in topo:")
     result = check("backward", path)
-    assert result.mistake == "visit-order"
-    assert "`b._backward()` ran while b.grad was 0; expected 2" in result.first_wrong_step
+    assert result.mistake == "not-reversed"
+    assert result.first_wrong_step == (
+        "b = a + a; c = b + b: `b._backward()` ran before the nodes made from b: the closures ran "
+        "in the topological order itself, inputs first. Walk it from the output: `for v in "
+        "reversed(topo): v._backward()`"
+    )
+
+
+ZEROES_FIRST = """
+        self.grad = 1.0
+        for v in topo:
+            v.grad = 0.0
+        self.grad = 1.0
+        for v in reversed(topo):"""
+
+
+def test_zeroing_the_grads_inside_backward_fails(tmp_path):
+    path = mutate(
+        tmp_path, "\n        self.grad = 1.0\n        for v in reversed(topo):", ZEROES_FIRST
+    )
+    result = check("backward", path, seed=3)
+    assert result.mistake == "zeroes-leaves"
+    assert result.first_wrong_step.startswith(
+        "after (a * b).backward() and then (a + b).backward(), `a.grad` is 1; expected "
+    )
+    assert "zeroing them is zero_grad()'s job" in result.first_wrong_step
 
 
 def test_forgetting_the_output_grad_of_one(tmp_path):

@@ -62,3 +62,18 @@ def test_derivative_in_chinese_and_a_missing_function(tmp_path):
     assert "gradf 给出 df/db" in check("derivative", path, lang="zh").first_wrong_step
     result = check("derivative", write(tmp_path, "def gradf(a, b, c):\n    return [0, 0]\n"))
     assert result.mistake == "other" and "no function `numerical_grad`" in result.first_wrong_step
+
+
+def test_the_hint_shown_is_the_one_about_the_failing_step(tmp_path):
+    """df/db wrong: the hint about b and c, not the first hint (about a)."""
+    derivative = source("derivative")
+    path = mutate(tmp_path, "3 * math.cos(3 * b)", "math.cos(3 * b)", derivative)
+    result = check("derivative", path, lang="zh")
+    assert "df/db" in result.first_wrong_step and result.hint_index == 1
+    assert str(result).splitlines()[2] == (
+        "这一步的提示：d sin(3*b)/db = 3*cos(3*b)（链式法则）；d(-1/c)/dc = 1/c**2。"
+    )
+    nudged = mutate(
+        tmp_path, "(f(a + h, b, c) - f0) / h", "(f(a + h, b, c) - f0) / (2 * h)", derivative
+    )
+    assert check("derivative", nudged).hint_index == 2

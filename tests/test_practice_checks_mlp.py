@@ -4,7 +4,7 @@ missing activation are named."""
 from __future__ import annotations
 
 from micrograd.practice import check
-from test_practice import mutate
+from test_practice import REFERENCE, mutate, write
 
 
 def test_neuron_mistakes(tmp_path):
@@ -61,3 +61,33 @@ class Neuron:
     assert result.first_wrong_step == (
         "`training MLP(2, [8, 8, 1])` raised AssertionError: too many calls"
     )
+
+
+def test_one_neuron_repeated_in_a_layer_is_named(tmp_path):
+    result = check(
+        "neuron-mlp",
+        mutate(
+            tmp_path,
+            "self.neurons = [Neuron(nin) for _ in range(nout)]",
+            "self.neurons = [Neuron(nin)] * nout",
+        ),
+        lang="zh",
+    )
+    assert result.mistake == "shared-neuron"
+    assert result.first_wrong_step.startswith("parameters() 里同样的 Value 重复出现了 8 次")
+
+
+def test_training_is_checked_step_by_step_against_the_engine(tmp_path):
+    result = check("neuron-mlp", write(tmp_path, REFERENCE), lang="zh")
+    assert result.passed
+    (note,) = result.notes
+    assert note.startswith("moons：6 步里损失从 ") and note.endswith("和 micrograd 的引擎一样")
+    first, last = (float(x) for x in note.split("从 ")[1].split("，")[0].split(" 降到 "))
+    assert last < first
+    # a step that updates the weights by a different rule than the check's loop is caught: the
+    # learner's parameters() leaves one weight out of the list the loop updates
+    missed = check(
+        "neuron-mlp",
+        mutate(tmp_path, "        return self.w + [self.b]", "        return [self.b] + self.w"),
+    )
+    assert not missed.passed

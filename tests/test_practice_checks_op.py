@@ -3,12 +3,16 @@ its first wrong step, in English and Chinese."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from micrograd.practice import check
-from test_practice import mutate
+from test_practice import REFERENCE, mutate, write
 
-SUB_AS_OP = """        out = Value(self.data - other.data, (self, other), "-")
+SUB_AS_OP = """        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data - other.data, (self, other), "-")
 
         def _backward():
             self.grad += out.grad
@@ -39,7 +43,21 @@ OP_MISTAKES = [
         "self.grad += other.data * out.grad",
         "self.grad += self.data * out.grad",
         "wrong-operand",
-        ["`a.grad` got", "from `(a * b)._backward()`", "wrong operand"],
+        ["`a.grad` got", "from `(a * b)._backward()`", "is a's own value times the upstream"],
+    ),
+    (  # the input's grad read as upstream: self.grad where out.grad belongs
+        "op-mul",
+        "other.grad += self.data * out.grad",
+        "other.grad += self.data * self.grad",
+        "wrong-upstream",
+        ["`b.grad` got", "an input's grad", "not self.grad"],
+    ),
+    (  # the closure called, not attached: out._backward is None
+        "op-exp",
+        "        out._backward = _backward\n        return out\n\n    def relu",
+        "        out._backward = _backward()\n        return out\n\n    def relu",
+        "called-closure",
+        ["`exp(a)._backward` is NoneType, not a function", "without the brackets"],
     ),
     (
         "op-tanh",
@@ -115,3 +133,92 @@ def test_the_first_wrong_step_in_chinese(tmp_path):
     )
     assert "右操作数的局部偏导是 -1" in result.first_wrong_step
     assert "第一个出错的步骤" in str(result) and "随机数种子" in str(result)
+
+
+def test_a_number_on_the_right_must_be_wrapped(tmp_path):
+    """`a + 2` is part of the task: an __add__ that reads other.data of an int fails by name."""
+    unwrapped = '        out = Value(self.data + other.data, (self, other), "+")'
+    path = mutate(
+        tmp_path,
+        "        other = other if isinstance(other, Value) else Value(other)\n" + unwrapped,
+        unwrapped,
+    )
+    result = check("op-add", path, lang="zh")
+    assert result.mistake == "number-operand"
+    assert result.first_wrong_step == (
+        "`a + 2` 抛出了 AttributeError: 'int' object has no attribute 'data'：读 .data 之前要先把"
+        "数字包成 Value：`other = other if isinstance(other, Value) else Value(other)`"
+    )
+    assert str(result).startswith("op-add：还没通过（数字操作数）")
+
+
+def test_a_number_on_the_left_needs_the_reflected_method(tmp_path):
+    path = mutate(tmp_path, "    def __rmul__(self, other):\n        return self * other\n", "")
+    result = check("op-mul", path)
+    assert result.mistake == "number-operand"
+    assert result.first_wrong_step.startswith(
+        "`3 * a` raised TypeError: unsupported operand type(s) for *: 'int' and 'Value': with a "
+        "number on the left, Python asks the Value on the right for `__rmul__`"
+    )
+
+
+def test_numbers_on_either_side_are_checked_for_division_too(tmp_path):
+    wrong = "    def __rtruediv__(self, other):\n        return other * self**-1\n"
+    result = check(
+        "op-div", mutate(tmp_path, wrong, wrong.replace("other * self**-1", "self * other**-1"))
+    )
+    assert not result.passed  # 3 / a computed as a / 3
+    assert "3 / a" in result.first_wrong_step
+
+
+def test_a_number_kept_out_of_the_graph_passes(tmp_path):
+    """A design that keeps a plain number out of `_prev` (no Value made for it) is right: only
+    the Value operand's grad is the lesson."""
+    own = """    def __add__(self, other):
+        if not isinstance(other, Value):
+            out = Value(self.data + other, (self,), "+")
+
+            def _backward():
+                self.grad += out.grad
+
+            out._backward = _backward
+            return out
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():
+            self.grad += 1.0 * out.grad
+            other.grad += 1.0 * out.grad
+
+        out._backward = _backward
+        return out
+"""
+    start = REFERENCE.index("    def __add__(self, other):")
+    end = REFERENCE.index("    def __radd__")
+    result = check("op-add", write(tmp_path, REFERENCE[:start] + own + "\n" + REFERENCE[end:]))
+    assert result.passed, result
+
+
+def test_the_point_told_is_one_where_the_mistake_shows(tmp_path):
+    """1 - x**2 for tanh's 1 - t**2 differs in the sixth digit near 0: a point where it shows
+    is told instead."""
+    seed = next(s for s in range(10_000) if 0.04 < abs(random.Random(s).uniform(-2, 2)) < 0.06)
+    path = mutate(
+        tmp_path, "self.grad += (1 - t**2) * out.grad", "self.grad += (1 - self.data**2) * out.grad"
+    )
+    result = check("op-tanh", path, seed=seed)
+    assert result.mistake == "wrong-operand"
+    found, expected = re.findall(
+        r"got ([-+][\d.e-]+) .* expected ([-+][\d.e-]+)", result.first_wrong_step
+    )[0]
+    assert abs(float(found) - float(expected)) > 0.01, result.first_wrong_step
+
+
+def test_a_wrong_closure_is_named_by_its_line_in_the_learners_file(tmp_path):
+    path = mutate(tmp_path, "self.grad += other.data * out.grad", "self.grad += 2 * out.grad")
+    line = next(
+        i
+        for i, text in enumerate(open(path).read().splitlines(), 1)
+        if "def _backward" in text and "2 * out.grad" in open(path).read().splitlines()[i]
+    )
+    result = check("op-mul", path, lang="zh")
+    assert f"{path} 第 {line} 行的闭包" in result.first_wrong_step

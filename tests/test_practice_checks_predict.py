@@ -23,12 +23,40 @@ def test_the_predict_graphs_are_the_lectures():
 def test_a_wrong_prediction_names_its_step(tmp_path):
     answers = [q.added for q in asked("predict-shared")]
     assert check("predict-shared", answers).passed
-    answers[4] = 7  # the grad after the += (c's total), not what the step adds
+    answers[4] = 3  # neither the step's number nor a known mistake
     result = check("predict-shared", answers)
     assert not result.passed and result.mistake == "wrong-local"
-    assert result.first_wrong_step.startswith("e's step, `c.grad += ?`: you said 7; expected 1")
-    assert "∂e/∂c is 1 and e.grad (the upstream grad) is 1" in result.first_wrong_step
+    assert result.first_wrong_step == (
+        "e's step, `c.grad += ?`: you said 3; expected 1: the local derivative ∂e/∂c is 1 and "
+        "e.grad (the upstream grad) is 1"
+    )
     path = write(tmp_path, "# predict-lecture\n-2\n4\n-2\n-2\n6  # a\n-4\n", "answers.txt")
     assert check("predict-lecture", path).passed
     short = check("predict-lecture", [-2, 4], lang="zh")
     assert short.mistake == "other" and "应该有 6 个，实际有 2 个" in short.first_wrong_step
+
+
+@pytest.mark.parametrize(
+    "exercise, index, said, mistake, words",
+    [
+        # d's own value (4) at L = d * f, where the local derivative is f
+        ("predict-lecture", 0, 4, "own-value", "4 is d's own value"),
+        # tanh's local derivative from its input, 1 - n**2, where the output's belongs
+        ("predict-neuron", 0, 1 - 0.8813735870195432**2, "input-not-output", "from the input"),
+        # c's grad after the += (the running total, 7), not what this += adds
+        ("predict-shared", 4, 7, "running-total", "7 is c.grad after this +=, the running total"),
+    ],
+)
+def test_well_known_wrong_predictions_are_named(exercise, index, said, mistake, words):
+    answers = [q.added for q in asked(exercise)]
+    answers[index] = said
+    result = check(exercise, answers)
+    assert result.mistake == mistake, result
+    assert words in result.first_wrong_step
+
+
+def test_a_bracketed_node_name_is_shown_bracketed_in_the_step():
+    answers = [q.added for q in asked("predict-neuron")]
+    answers[3] = 5
+    step = check("predict-neuron", answers).first_wrong_step
+    assert "`[x1*w1].grad += ?`" in step and "∂[x1*w1 + x2*w2]/∂[x1*w1] is 1" in step

@@ -33,6 +33,12 @@ SOFTMAX = source("softmax-nll")
             "wrong-forward",
             "nll(probs,",
         ),
+        (  # a float denominator: right numbers, a graph cut at the sum
+            "denominator = sum(counts)",
+            "denominator = sum(c.data for c in counts)",
+            "graph-cut",
+            "its graph does not reach logits[",
+        ),
         (  # exp's closure overwrites: the denominator uses each count, so += matters
             "self.grad += out.data * out.grad",
             "self.grad = out.data * out.grad",

@@ -8,6 +8,16 @@ import pytest
 from micrograd.practice import check
 from test_practice import mutate
 
+ZERO_ALL = """    seen = set()
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        if v not in seen:
+            seen.add(v)
+            v.grad = 0.0
+            stack.extend(v._prev)
+"""
+
 
 @pytest.mark.parametrize(
     ("old", "new", "words"),
@@ -26,6 +36,11 @@ from test_practice import mutate
             "            v.grad = 0.0\n            stack.extend(v._prev)",
             "            if not v._prev:\n                v.grad = 0.0\n            stack.extend(v._prev)",
             ["after zero_grad_all(root), `(a * a).grad` is still", "inner ones too"],
+        ),
+        (  # root and its direct inputs only: the leaf is the one left, and is named so
+            ZERO_ALL,
+            "    root.grad = 0.0\n    for v in root._prev:\n        v.grad = 0.0\n",
+            ["`a.grad` is still", "a is a leaf, 2 levels below root", "down to the leaves"],
         ),
     ],
 )

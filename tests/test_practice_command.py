@@ -4,6 +4,7 @@ status and check-engine, in English and Chinese, with the progress file and note
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -30,8 +31,16 @@ def test_the_command_end_to_end(tmp_path, lang):
     refused = run("reveal", "op-sub")
     assert refused.returncode == 1 and "check" in refused.stderr
 
+    assert started.stdout.endswith(
+        "`micrograd practice check op-sub --lang zh`\n"
+        if zh
+        else "`micrograd practice check op-sub`\n"
+    )  # the language carried into the command to run next
     failed = run("check", "op-sub")
     assert failed.returncode == 1
+    assert failed.stdout.startswith(
+        "检查的文件：practice/op-sub.py\n" if zh else "checked: practice/op-sub.py\n"
+    )
     assert ("还没有写" if zh else "is not written yet") in failed.stdout
     hint = run("hint", "op-sub")
     assert hint.returncode == 0 and "d(a - b)/db = -1" in hint.stdout
@@ -54,7 +63,24 @@ def test_the_command_end_to_end(tmp_path, lang):
     assert again.returncode == 1 and stub.read_text(encoding="utf-8") == fixed
 
 
+def test_the_stub_comments_never_split_code_or_start_with_punctuation():
+    from micrograd.practice.command import _comment
+    from micrograd.practice.exercises import EXERCISES
+
+    for ex in EXERCISES.values():
+        for lang in ("en", "zh"):
+            lines = [ln.removeprefix("# ") for ln in _comment(ex.task(lang))]
+            assert "".join(lines).replace(" ", "") == ex.task(lang).replace(" ", "")
+            for run_ in re.findall(r"[\x21-\x7e]+", ex.task(lang)):  # identifiers, code
+                assert any(run_ in line for line in lines), (ex.id, lang, run_)
+            assert not any(line.startswith(tuple("，。、；：）")) for line in lines), ex.id
+
+
 def test_the_command_usage_errors_and_a_corrupt_progress_file(tmp_path):
+    zh_error = practice(tmp_path, "check", "op-add", "--lang", "zh")
+    assert zh_error.returncode == 2 and zh_error.stderr.startswith(
+        "micrograd：错误：没有 practice/"
+    )
     assert practice(tmp_path, "check", "no-such").returncode == 2
     assert practice(tmp_path, "check", "op-add").returncode == 2  # no stub yet
     assert practice(tmp_path, "--lang", "zh", "check").returncode == 2

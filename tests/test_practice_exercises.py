@@ -12,7 +12,7 @@ def test_exercise_ids_and_mistake_names_of_the_contract():
         assert id in EXERCISES
     for id in ("op-log", "op-pow-value", "backward", "zero-grad", "neuron-mlp"):
         assert id in EXERCISES
-    assert set(MISTAKES) == {
+    assert {  # the names the first checks gave keep their meaning; new mistakes join them
         "assign-not-add",
         "closure-not-attached",
         "wrong-local",
@@ -22,7 +22,10 @@ def test_exercise_ids_and_mistake_names_of_the_contract():
         "visit-order",
         "wrong-forward",
         "other",
-    }
+    } <= set(MISTAKES)
+    for mistake in MISTAKES:  # each named in both languages: the English name is the id
+        assert catalog("en")[f"practice.mistake.{mistake}"] == mistake
+        assert not catalog("zh")[f"practice.mistake.{mistake}"].isascii()
     for ex in EXERCISES.values():
         assert ex.title("en") and ex.title("zh") and ex.task("zh")
         assert 2 <= len(ex.hints("en")) == len(ex.hints("zh")) <= 3

@@ -13,8 +13,24 @@ def test_the_table_and_html(tmp_path):
     assert text.splitlines()[0] == "op-div: passed"
     assert "max diff (central differences)" in text
     assert [r.name for r in result.rows] == ["a", "b"]
-    assert [r.points for r in result.rows] == [7, 6]  # 3 random, 3 edges, and a used twice
+    # 3 random points, 3 edges, a used twice, and a beside a number on either side
+    assert [r.points for r in result.rows] == [9, 6]
+    assert "Each input's grads at the points checked" in text
     bad = CheckResult("op-x", False, "other", "a <b> & 'c'", [Row("<i>", points=1)], seed=1)
     page = bad._repr_html_()
     assert "<b>" not in page.replace("<b>op-x", "") and "&lt;b&gt; &amp;" in page
-    assert "&lt;i&gt;" in page
+    good = CheckResult("op-x", True, rows=[Row("<i>", points=1)], seed=1)
+    assert "&lt;i&gt;" in good._repr_html_()
+
+
+def test_a_failed_check_shows_its_step_without_the_table(tmp_path):
+    """The counts of the points that passed would contradict the sentence above them."""
+    path = write(
+        tmp_path,
+        REFERENCE.replace("other.grad += self.data * out.grad", "other.grad += 2 * out.grad"),
+    )
+    result = check("op-mul", path, lang="zh")
+    assert not result.passed and result.rows
+    text = str(result)
+    assert "完全相同" not in text and "每个输入在各个检查点上的梯度" not in text
+    assert "<table>" not in result._repr_html_()

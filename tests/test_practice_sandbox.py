@@ -1,7 +1,9 @@
-"""The one place learner code runs (micrograd.practice.sandbox): code that fails to load, and the
-time limit on code that never ends."""
+"""The one place learner code runs (micrograd.practice.sandbox): code that fails to load, the
+one time limit of a whole check on code that never ends, and what the learner's code prints."""
 
 from __future__ import annotations
+
+import time
 
 from micrograd.practice import check, sandbox
 from test_practice import REFERENCE, mutate, practice, write
@@ -49,6 +51,54 @@ def test_learner_code_that_never_ends_is_stopped(tmp_path, monkeypatch):
     result = check("op-add", looping_file, lang="zh")
     assert "运行超过 0.5 秒" in result.first_wrong_step
     assert check("op-add", write(tmp_path, REFERENCE)).passed  # the timer is off
+
+
+def test_one_time_limit_covers_the_whole_check(tmp_path, monkeypatch):
+    """The op check calls the learner's code at about 14 points: an endless closure is reported
+    once the check's one limit is spent, not after 14 limits in a row."""
+    monkeypatch.setattr(sandbox, "TIME_LIMIT", 0.5)
+    start = time.monotonic()
+    result = check("op-add", write(tmp_path, ENDLESS))
+    took = time.monotonic() - start
+    assert "ran for more than 0.5 s and was stopped" in result.first_wrong_step
+    assert took < 0.5 * 4, took  # one limit and the checker's own work (14 limits: 7 s)
+
+
+def test_a_loop_that_swallows_the_interruption_is_stopped_all_the_same(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "TIME_LIMIT", 0.5)
+    swallowing = ENDLESS.replace("except Exception:", "except BaseException:")
+    result = check("op-add", write(tmp_path, swallowing))
+    assert not result.passed and "was stopped" in result.first_wrong_step
+
+
+PRINTS = """
+        def _backward():
+            print("backward of", self.data, other.data)
+            self.grad += other.data * out.grad
+            other.grad += other.data * out.grad
+"""
+
+
+def test_what_the_learner_prints_is_shown_after_the_verdict_trimmed(tmp_path):
+    old = """
+        def _backward():
+            self.grad += other.data * out.grad
+            other.grad += self.data * out.grad
+"""
+    path = mutate(tmp_path, old, PRINTS)
+    result = check("op-mul", path, lang="zh")
+    assert not result.passed
+    assert result.output and all(line.startswith("backward of") for line in result.output)
+    shown = str(result).splitlines()
+    start = shown.index(f"你的代码打印了 {len(result.output)} 行：")
+    assert shown[start + 1 : start + 21] == result.output[:20]
+    if len(result.output) > 20:
+        assert shown[start + 21] == f"……还有 {len(result.output) - 20} 行"
+    assert "<pre>backward of" in result._repr_html_()
+    at_load = check("op-mul", write(tmp_path, 'print("hello <b>")\n' + REFERENCE))
+    assert at_load.passed and at_load.output == ["hello <b>"]
+    assert "hello &lt;b&gt;" in at_load._repr_html_()
+    assert check("op-mul", write(tmp_path, REFERENCE)).output == []
 
 
 EXITS_IN_BACKWARD = """

@@ -89,6 +89,16 @@ def test_the_end_of_input_stops_the_quiz_with_its_score():
     ask, tell, told = scripted(["1", "1"])
     score = quiz(seed_question(), ask=ask, tell=tell, lang="en")
     assert (score.asked, score.right) == (2, 2) and told[-1] == "2 of 2 right at the first try"
+    assert told[-2] == "stopped: 2 of 10 questions answered" and not score.passed
+
+
+@pytest.mark.parametrize("typed", ["q", "Q", " quit ", "退出"])
+def test_q_stops_the_quiz_and_the_intro_says_so(typed):
+    ask, tell, told = scripted(["1", "1", typed, "1"])
+    score = quiz(seed_question(), ask=ask, tell=tell, lang="zh")
+    assert told[0].endswith("（输入 q 或 退出 结束）")
+    assert (score.asked, score.total) == (2, 10) and not score.passed
+    assert told[-2:] == ["已结束：10 题中答了 2 题", "首次答对 2 / 2"]
 
 
 def test_explain_quiz_runs_in_the_terminal_in_both_languages():
@@ -109,6 +119,7 @@ def test_explain_quiz_runs_in_the_terminal_in_both_languages():
         timeout=60,
     )
     assert "不对：局部偏导 ∂f/∂e 是 1" in done.stdout and "首次答对 0 / 1" in done.stdout
+    assert done.returncode == 1  # left before the end
     help_zh = subprocess.run(
         [sys.executable, "-m", "micrograd", "explain", "--lang", "zh", "--help"],
         capture_output=True,

@@ -12,11 +12,11 @@ import random
 import types
 from typing import Any
 
-from micrograd.practice import reference
+from micrograd.practice import reference, sandbox
 from micrograd.practice.checks import CHECKS, op
 from micrograd.practice.exercises import EXERCISES, Exercise
-from micrograd.practice.result import CheckResult
-from micrograd.practice.sandbox import LearnerError, load, value_class
+from micrograd.practice.result import CheckResult, Problem
+from micrograd.practice.sandbox import LearnerError, TookTooLong, load, session, value_class
 from micrograd.text import language, text
 
 
@@ -38,12 +38,27 @@ def check(
     ex = EXERCISES[exercise_id]
     seed = new_seed() if seed is None else seed
     if ex.kind == "predict":  # the learner's answers, not code
-        return CHECKS[ex.kind](ex, code, seed, lang)
-    try:
-        ns = op.attach(code, ex) if isinstance(code, types.FunctionType) else load(code, lang)
-    except LearnerError as e:
-        return CheckResult(ex.id, False, seed=seed, lang=lang).fail(e.problem)
-    return _run(ex, ns, seed, lang)
+        result = CHECKS[ex.kind](ex, code, seed, lang)
+    else:
+        with session() as output:
+            try:
+                is_fn = isinstance(code, types.FunctionType)
+                ns = op.attach(code, ex) if is_fn else load(code, lang)
+            except LearnerError as e:
+                result = CheckResult(ex.id, False, seed=seed, lang=lang).fail(e.problem)
+            else:
+                result = _run(ex, ns, seed, lang)
+        result.output = output.lines()
+    return with_hint(ex, result)
+
+
+def with_hint(ex: Exercise, result: CheckResult) -> CheckResult:
+    """The result, with the exercise's hint about its first wrong step where one fits."""
+    if not result.passed:
+        fits = ex.hint_for(result.mistake or "", result.lang, result.hint_index)
+        if fits is not None:
+            result.hint_index, result.hint = fits
+    return result
 
 
 def _run(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
@@ -52,6 +67,10 @@ def _run(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         return CHECKS[ex.kind](ex, ns, seed, lang)
     except LearnerError as e:
         return CheckResult(ex.id, False, seed=seed, lang=lang).fail(e.problem)
+    except TookTooLong:  # the time ran out while the checker itself was working
+        seconds = f"{sandbox.TIME_LIMIT:g}"
+        problem = Problem("other", text("practice.check_too_long", lang, seconds=seconds))
+        return CheckResult(ex.id, False, seed=seed, lang=lang).fail(problem)
 
 
 def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None) -> CheckResult:
@@ -60,11 +79,20 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
     lang = language(lang)
     seed = new_seed() if seed is None else seed
     result = CheckResult("check-engine", True, seed=seed, lang=lang)
-    try:
-        ns = load(code, lang)
-        V = value_class(ns, lang)
-    except LearnerError as e:
-        return result.fail(e.problem)
+    with session() as output:
+        try:
+            ns = load(code, lang)
+            V = value_class(ns, lang)
+        except LearnerError as e:
+            result.fail(e.problem)
+        else:
+            _parts(result, ns, V, seed, lang)
+    result.output = output.lines()
+    return result
+
+
+def _parts(result: CheckResult, ns: Any, V: Any, seed: int, lang: str) -> None:
+    """Each exercise that applies to the engine `ns`, as one part of `result`."""
     for ex in EXERCISES.values():
         if ex.kind == "predict" or not all(hasattr(ns, n) for n in reference.beside(ex.id)):
             continue
@@ -77,4 +105,3 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
     result.passed = all(p.passed for p in result.parts)
     if not result.passed:
         result.mistake = next(p.mistake for p in result.parts if not p.passed)
-    return result

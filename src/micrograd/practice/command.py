@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-import textwrap
 from typing import Any
 
-from micrograd.text import LANGUAGES, columns, language, text
+from micrograd.text import LANGUAGES, columns, language, text, titled
 
 FOLDER = "practice"
 PROGRESS = "progress.json"
@@ -136,9 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print("usage: micrograd practice {list,start,check,hint,reveal,status,check-engine}")
         return 2
     if hasattr(args, "id") and args.id not in EXERCISES:
-        print(
-            f"micrograd: error: {text('practice.cmd.unknown', lang, id=args.id)}", file=sys.stderr
-        )
+        _error(text("practice.cmd.unknown", lang, id=args.id), lang)
         return 2
     actions = {
         "list": _list,
@@ -150,6 +148,17 @@ def run(args: argparse.Namespace) -> int:
         "check-engine": _check_engine,
     }
     return actions[name](args, lang)
+
+
+def _error(message: str, lang: str) -> None:
+    """A usage error, as the other commands print one: `micrograd: error: ...` in `lang`."""
+    print(text("error", lang, message=message), file=sys.stderr)
+
+
+def _how(lang: str) -> str:
+    """The language option to repeat in a command printed for the learner (none in English, the
+    default where LANG does not say otherwise)."""
+    return "" if lang == "en" else f" --lang {lang}"
 
 
 def _list(args: argparse.Namespace, lang: str) -> int:
@@ -183,17 +192,22 @@ def _list(args: argparse.Namespace, lang: str) -> int:
 
 
 def _comment(sentence: str, width: int = 94) -> list[str]:
-    """A sentence as `# ` comment lines, wrapped (Chinese text wraps at any character)."""
-    if columns(sentence) == len(sentence):
-        return [f"# {line}" for line in textwrap.wrap(sentence, width)]
+    """A sentence as `# ` comment lines, wrapped. Chinese text may break between any two of its
+    characters, but never inside a run of ASCII (an identifier, a piece of code), and a line
+    never starts with a Chinese punctuation mark."""
+    words = re.findall(r"[\x21-\x7e]+|\s+|.", sentence)
     lines, line = [], ""
-    for ch in sentence:
-        if columns(line + ch) > width:
+    for word in words:
+        if line and columns(line + word.rstrip()) > width and not word.isspace():
+            if word[0] in NO_LINE_START:  # keep the mark on the line it closes
+                line, word = line + word[0], word[1:]
             lines.append(line.rstrip())
-            line = ch.lstrip()
-        else:
-            line += ch
-    return [f"# {line}" for line in [*lines, line.rstrip()] if line]
+            line = ""
+        line += word.lstrip() if not line else word
+    return [f"# {ln}" for ln in [*lines, line.rstrip()] if ln]
+
+
+NO_LINE_START = "，。、；：）」』！？"
 
 
 def _header(id: str, lang: str) -> str:
@@ -201,11 +215,11 @@ def _header(id: str, lang: str) -> str:
 
     ex = EXERCISES[id]
     lines = [f"# micrograd practice: {id}: {ex.title(lang)}", "#"]
-    lines += _comment(f"{text('practice.cmd.task', lang)}: {ex.task(lang)}")
+    lines += _comment(titled(text("practice.cmd.task", lang), ex.task(lang), lang))
     lines += [
         "#",
-        "# " + text("practice.cmd.stub_check", lang, id=id),
-        "# " + text("practice.cmd.stub_hint", lang, id=id),
+        "# " + text("practice.cmd.stub_check", lang, id=id, how=_how(lang)),
+        "# " + text("practice.cmd.stub_hint", lang, id=id, how=_how(lang)),
     ]
     return "\n".join(lines) + "\n\n"
 
@@ -226,7 +240,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     if predict:
         data = _quiz_page(args.id, lang, args.notebook)
         atomic_write(path, data.encode())
-        print(text("practice.cmd.written_quiz", lang, path=path, id=args.id))
+        print(text("practice.cmd.written_quiz", lang, path=path, id=args.id, how=_how(lang)))
         return 0
     code = stub(args.id)
     if args.notebook:
@@ -245,7 +259,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
     else:
         data = _header(args.id, lang) + code
     atomic_write(path, data.encode())
-    print(text("practice.cmd.written", lang, path=path, id=args.id))
+    print(text("practice.cmd.written", lang, path=path, id=args.id, how=_how(lang)))
     return 0
 
 
@@ -298,31 +312,33 @@ def _check(args: argparse.Namespace, lang: str) -> int:
     path = args.file or _learner_file(args.id)
     if path is None or not os.path.isfile(path):
         shown = path or os.path.join(FOLDER, f"{args.id}.py")
-        print(
-            f"micrograd: error: {text('practice.cmd.no_stub', lang, path=shown, id=args.id)}",
-            file=sys.stderr,
-        )
+        _error(text("practice.cmd.no_stub", lang, path=shown, id=args.id, how=_how(lang)), lang)
         return 2
     result = check(args.id, path, seed=args.seed, lang=lang)
+    print(text("practice.cmd.checked", lang, path=path))
     print(result)
     return _record(args.id, result, lang)
 
 
 def _quiz_in_terminal(id: str, lang: str) -> Any:
     """A predict exercise asked here, one += at a time: passed when every one is answered."""
-    from micrograd.practice.checks.predict import missed_step
+    from micrograd.practice.checker import with_hint
+    from micrograd.practice.checks.predict import named_miss
+    from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.lecture import graph
-    from micrograd.practice.result import CheckResult
+    from micrograd.practice.result import CheckResult, Problem
     from micrograd.teach.quiz import quiz
 
     score = quiz(graph(id), lang=lang)
     result = CheckResult(id, score.passed, lang=lang)
     if score.missed:
         q = score.missed[0]
-        result.mistake = "wrong-local"
-        result.first_wrong_step = missed_step(q, q.said, lang)
+        result.fail(named_miss(q, q.said, lang))
+    elif not score.passed:  # left before the last question
+        stopped = text("quiz_stopped", lang, asked=score.asked, total=score.total)
+        result.fail(Problem("other", stopped))
     print()
-    print(result)
+    print(with_hint(EXERCISES[id], result))
     return result
 
 
@@ -335,7 +351,7 @@ def _record(id: str, result: Any, lang: str) -> int:
     save_progress(progress)
     if not result.passed:
         print()
-        print(text("practice.cmd.more_hints", lang, id=id))
+        print(text("practice.cmd.more_hints", lang, id=id, how=_how(lang)))
     return 0 if result.passed else 1
 
 
@@ -351,9 +367,9 @@ def _hint(args: argparse.Namespace, lang: str) -> int:
     entry["hints"] = shown
     save_progress(progress)
     if shown == len(hints):
-        print(text("practice.cmd.last_hint", lang, id=args.id))
+        print(text("practice.cmd.last_hint", lang, id=args.id, how=_how(lang)))
     else:
-        print(text("practice.cmd.more_hints", lang, id=args.id))
+        print(text("practice.cmd.more_hints", lang, id=args.id, how=_how(lang)))
     return 0
 
 
@@ -365,7 +381,7 @@ def _reveal(args: argparse.Namespace, lang: str) -> int:
 
     progress = load_progress(lang)
     if _entry(progress, args.id)["attempts"] < 1:
-        print(text("practice.cmd.reveal_first", lang, id=args.id), file=sys.stderr)
+        print(text("practice.cmd.reveal_first", lang, id=args.id, how=_how(lang)), file=sys.stderr)
         return 1
     print(text("practice.cmd.solution", lang, id=args.id))
     print()
@@ -380,7 +396,7 @@ def _check_engine(args: argparse.Namespace, lang: str) -> int:
     from micrograd.practice.checker import check_engine
 
     if not os.path.isfile(args.file):
-        print(f"micrograd: error: no file {args.file}", file=sys.stderr)
+        _error(text("practice.no_file", lang, path=args.file), lang)
         return 2
     result = check_engine(args.file, seed=args.seed, lang=lang)
     print(result)

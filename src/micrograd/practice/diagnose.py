@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from micrograd.engine import OPS, FloatMath, IEEEMath
 from micrograd.practice.result import Problem, close, fmt, signed
-from micrograd.text import joined, text, titled
+from micrograd.text import aside, joined, text, titled
 
 Locals = tuple[float, ...]
 
@@ -248,6 +249,7 @@ class Walk:
         self.names = names
         self.lang = lang
         self.known = known or {}
+        self.only: set[int] | None = None  # compare only these Values' grads (None: all)
         self._cache: dict[int, tuple[Known | None, bool]] = {}
 
     def label(self, node: Any, depth: int = 0) -> str:
@@ -329,12 +331,19 @@ class Walk:
         known, operands, ins = self.operands(node)
         upstream = node.grad
         backward: Callable[[], Any] = node._backward
+        if not callable(backward):
+            return self.called_closure(node, backward)
         before = [p.grad for p in ins]
         not_attached = default is not None and getattr(backward, "__code__", None) is default
         backward()
         return self.compare(
             node, known, operands, before, [p.grad for p in ins], upstream, not_attached
         )
+
+    def called_closure(self, node: Any, found: Any) -> Problem:
+        """`out._backward = _backward()`: the closure was called (it returned None), not attached."""
+        fields = {"node": self.label(node), "kind": type(found).__name__}
+        return Problem("called-closure", text("practice.called_closure", self.lang, **fields))
 
     def operands(self, node: Any) -> tuple[Known | None, tuple[Any, ...], list[Any]]:
         """What the node is, its operands in order, and its distinct inputs."""
@@ -357,6 +366,8 @@ class Walk:
             return None
         _, local = known.run()
         for p, b, a in zip(distinct(operands), before, after):
+            if self.only is not None and id(p) not in self.only:
+                continue
             positions = [i for i, o in enumerate(operands) if o is p]
             expected = sum(local[i] * upstream for i in positions)
             if (
@@ -364,7 +375,14 @@ class Walk:
                 and any(local[i] != 0 for i in positions)
                 or not _adds_up(b, a, expected)
             ):
-                return self.diagnose(node, known, p, positions, b, a, upstream, not_attached)
+                grads = [*before, *after]  # what a closure may read in place of out.grad
+                problem = self.diagnose(
+                    node, known, p, positions, b, a, upstream, not_attached, grads
+                )
+                place = None if not_attached else closure_at(node, self.lang)
+                if place is None:
+                    return problem
+                return replace(problem, step=aside(problem.step, place, self.lang))
         return None
 
     def diagnose(
@@ -377,17 +395,21 @@ class Walk:
         after: Any,
         upstream: Any,
         not_attached: bool,
+        grads: Sequence[Any] = (),
     ) -> Problem:
-        """Name the mistake behind a wrong step, and put the step in words."""
+        """Name the mistake behind a wrong step, and put the step in words (`grads`: the inputs'
+        grads before and after the step, any of which a closure may have read as upstream)."""
         _, local = known.run()
         shares = [local[i] * upstream for i in positions]
         expected = sum(shares)
         name, node_name = self.label(p), self.label(node)
+        # how far off the step is: of two failing points, the one where it shows is told
+        gap = abs(_difference(after, before) - expected) / max(1.0, abs(expected))
         because = why(known, positions, self.lang, name)
         fields = {"input": name, "node": node_name, "expected": signed(expected)}
         if not_attached:
             return Problem(
-                "closure-not-attached", text("practice.not_attached", self.lang, **fields)
+                "closure-not-attached", text("practice.not_attached", self.lang, **fields), gap=gap
             )
         found = _difference(after, before)
         words = text(
@@ -413,20 +435,44 @@ class Walk:
                 total=total,
                 **fields,
             )
-            return Problem("assign-not-add", step)
+            return Problem("assign-not-add", step, gap=gap)
         swapped = known.rule.swapped
         if swapped is not None:
             xs = [float(o.data) for o in known.operands]
             wrong = swapped(*xs, known.k)
             guess = sum(wrong[i] * upstream for i in positions)
             if close(found, guess) and not close(guess, expected):
-                key = (
-                    "practice.operand_binary" if known.rule.arity == 2 else "practice.operand_unary"
-                )
-                return Problem("wrong-operand", f"{words}; {text(key, self.lang)}")
-        if not close(upstream, 1) and close(found, sum(local[i] for i in positions)):
-            return Problem("wrong-local", f"{words}; {text('practice.no_upstream', self.lang)}")
-        return Problem("wrong-local", words)
+                key = "practice.operand_unary"
+                if known.rule.arity == 2:
+                    own = known.rule.op == "*" and len(positions) == 1
+                    key = "practice.operand_own" if own else "practice.operand_binary"
+                because = text(key, self.lang, input=name, found=signed(found))
+                return Problem("wrong-operand", joined([words, because], self.lang), gap=gap)
+        alone = sum(local[i] for i in positions)
+        if not close(upstream, 1) and close(found, alone):
+            because = text("practice.no_upstream", self.lang)
+            return Problem("wrong-local", joined([words, because], self.lang), gap=gap)
+        read = [g for g in grads if not close(g, upstream) and close(found, alone * _float(g))]
+        if read and not close(alone, 0):
+            because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
+            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+        return Problem("wrong-local", words, gap=gap)
+
+
+def closure_at(node: Any, lang: str) -> str | None:
+    """Where the node's `_backward` closure is written in the learner's file: `practice/op-mul.py
+    line 44` (None where it is not the learner's, or cannot be told)."""
+    fn = getattr(node, "_backward", None)
+    fn = getattr(fn, "__wrapped__", fn)  # the backward check wraps each closure to watch it
+    code = getattr(fn, "__code__", None)
+    if code is None or not os.path.isfile(code.co_filename):
+        return None
+    path = os.path.abspath(code.co_filename)
+    if path.startswith(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))):
+        return None  # micrograd's own code: the reference, or the engine
+    relative = os.path.relpath(path)
+    shown = path if relative.startswith("..") else relative
+    return text("practice.closure_at", lang, path=shown, line=code.co_firstlineno)
 
 
 def default_code(order: Sequence[Any]) -> Any:
@@ -442,6 +488,14 @@ def _difference(after: Any, before: Any) -> float:
     """after - before, as floats (nan where either is not a number)."""
     try:
         return float(after) - float(before)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
+
+
+def _float(x: Any) -> float:
+    """x as a float (nan where it is not a number)."""
+    try:
+        return float(x)
     except (TypeError, ValueError, OverflowError):
         return math.nan
 

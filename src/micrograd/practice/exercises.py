@@ -26,9 +26,14 @@ class Point:
     k: float = 0.0
     twice: bool = False
     k_used: bool = False
+    number: int | None = None  # the operand given as a plain number (0: `2 + a`, 1: `a + 2`)
+
+    def leaves(self) -> int:
+        """How many Values the point makes: one where a Value is used twice or beside a number."""
+        return 1 if self.twice or self.number is not None else len(self.args)
 
 
-def _num(k: float) -> float:
+def as_typed(k: float) -> float:
     """k as the learner would type it: 2, not 2.0 (so the node is named '**2' as in the lecture)."""
     return int(k) if float(k).is_integer() else k
 
@@ -73,6 +78,13 @@ class Exercise:
         """What the exercise asks for, in `lang`."""
         return text(f"exercise.{self.id}.task", lang)
 
+    def hint_for(self, mistake: str, lang: str, index: int | None = None) -> tuple[int, str] | None:
+        """The hint that fits a failure with `mistake` (or the hint `index` a check chose): its
+        index and words; None where no hint is about that mistake."""
+        index = HINTS_FOR.get(self.id, {}).get(mistake) if index is None else index
+        hints = self.hints(lang)
+        return None if index is None or index >= len(hints) else (index, hints[index])
+
     def hints(self, lang: str) -> tuple[str, ...]:
         """The graded hints in `lang`, the gentlest first."""
         keys = (f"exercise.{self.id}.hint.{n}" for n in itertools.count())
@@ -101,11 +113,13 @@ def _base_and_exponent(rng: random.Random) -> Point:
     return Point((rng.uniform(0.5, 3), rng.uniform(-2, 2)))
 
 
+NUMBERS = (Point((1.5, 2.0), number=1), Point((3.0, -1.25), number=0))  # a + 2 and 3 + a
 BINARY_EDGES = (
     Point((0.0, 1.5)),
     Point((-2.5, -0.75)),
     Point((1e6, -3e5)),
     Point((1.25,), twice=True),
+    *NUMBERS,
 )
 
 
@@ -137,7 +151,7 @@ _ROWS = (
         "**k",
         "__pow__",
         "{0} ** k",
-        lambda a, k: a ** _num(k),
+        lambda a, k: a ** as_typed(k),
         _power,
         (
             Point((0.0,), k=2, k_used=True),
@@ -187,6 +201,7 @@ _ROWS = (
             Point((-3.0, -0.5)),
             Point((1e6, 7.0)),
             Point((1.75,), twice=True),
+            *NUMBERS,
         ),
     ),
     _op(
@@ -221,3 +236,24 @@ _ROWS = (
     Exercise("neuron-mlp", "mlp"),
 )
 EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in _ROWS}
+
+# which hint (exercise.ID.hint.N) is about which mistake: a failure shows that one first
+HINTS_FOR: dict[str, dict[str, int]] = {
+    "predict-lecture": {"own-value": 1, "wrong-local": 0},
+    "predict-neuron": {"input-not-output": 0},
+    "predict-shared": {"running-total": 0, "wrong-local": 0},
+    "op-add": {"wrong-local": 0, "assign-not-add": 1, "closure-not-attached": 2},
+    "op-mul": {"wrong-operand": 0, "wrong-local": 1, "wrong-upstream": 1, "assign-not-add": 2},
+    "op-pow": {"wrong-local": 1},
+    "op-tanh": {"wrong-local": 0, "wrong-operand": 1},
+    "op-exp": {"wrong-local": 0, "wrong-operand": 1},
+    "op-relu": {"wrong-local": 0},
+    "op-sub": {"wrong-local": 0},
+    "op-div": {"wrong-local": 0, "wrong-operand": 0},
+    "op-log": {"wrong-local": 0, "wrong-operand": 1},
+    "op-pow-value": {"wrong-local": 0, "wrong-operand": 1},
+    "backward": {"not-reversed": 0, "visit-order": 1, "recursion-limit": 2},
+    "zero-grad": {"not-reset": 0},
+    "softmax-nll": {"graph-cut": 0, "wrong-forward": 0},
+    "neuron-mlp": {"wrong-forward": 1},
+}

@@ -11,17 +11,32 @@ from typing import Any
 
 from micrograd.text import columns, joined, text
 
-MISTAKES = (
+MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "assign-not-add",
     "closure-not-attached",
+    "called-closure",
     "wrong-local",
     "wrong-operand",
+    "wrong-upstream",
+    "number-operand",
     "not-reset",
+    "zeroes-leaves",
     "recursion-limit",
     "visit-order",
+    "not-reversed",
     "wrong-forward",
+    "graph-cut",
+    "shared-neuron",
+    "own-value",
+    "input-not-output",
+    "running-total",
     "other",
 )
+
+
+def mistake_name(mistake: str, lang: str) -> str:
+    """A mistake's name as a learner reads it in `lang` (the id itself in English)."""
+    return text(f"practice.mistake.{mistake}", lang)
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,8 @@ class Problem:
 
     mistake: str
     step: str
+    hint: int | None = None  # the exercise's hint that fits this step (None: the table's)
+    gap: float = 0.0  # how far off the step is, relative: the check tells the point it shows most
 
 
 def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:
@@ -116,19 +133,32 @@ class CheckResult:
     lang: str = "en"
     notes: list[str] = field(default_factory=list)
     parts: list[CheckResult] = field(default_factory=list)  # check-engine: one per exercise
+    output: list[str] = field(default_factory=list)  # what the learner's code printed
+    hint: str | None = None  # the hint that fits the first wrong step
+    hint_index: int | None = None  # which of the exercise's hints that is
+
+    def printed(self, most: int = 20) -> list[str]:
+        """What the learner's code printed, trimmed to `most` lines, under a line saying so."""
+        if not self.output:
+            return []
+        lines = [text("practice.printed", self.lang, n=len(self.output))]
+        lines += self.output[:most]
+        if len(self.output) > most:
+            lines.append(text("practice.printed_more", self.lang, n=len(self.output) - most))
+        return lines
 
     def fail(self, problem: Problem) -> CheckResult:
         """This result, marked failed with the problem's mistake and step."""
         self.passed, self.mistake, self.first_wrong_step = False, problem.mistake, problem.step
+        self.hint_index = problem.hint
         return self
 
     def headline(self) -> str:
         """One line: the exercise and whether it passed (with the mistake's name if not)."""
         if self.passed:
             return text("practice.passed", self.lang, exercise=self.exercise)
-        return text(
-            "practice.failed", self.lang, exercise=self.exercise, mistake=self.mistake or "other"
-        )
+        mistake = mistake_name(self.mistake or "other", self.lang)
+        return text("practice.failed", self.lang, exercise=self.exercise, mistake=mistake)
 
     def _table(self) -> list[list[str]]:
         if self.parts:
@@ -138,12 +168,16 @@ class CheckResult:
             body = [
                 [
                     p.exercise,
-                    text("practice.ok", self.lang) if p.passed else (p.mistake or "other"),
+                    text("practice.ok", self.lang)
+                    if p.passed
+                    else mistake_name(p.mistake or "other", self.lang),
                     p.first_wrong_step or ("" if p.passed else joined(p.notes, self.lang)),
                 ]
                 for p in self.parts
             ]
             return [head, *body]
+        if not self.passed:  # the first wrong step says what is wrong; counts would blur it
+            return []
         keys = ("col_input", "col_points", "col_exact", "col_close", "col_engine", "col_numeric")
         body = [
             [
@@ -163,7 +197,11 @@ class CheckResult:
         lines = [self.headline()]
         if self.first_wrong_step:
             lines.append(text("practice.first_wrong_step", self.lang, step=self.first_wrong_step))
+        if self.hint:
+            lines.append(text("practice.hint_for_step", self.lang, hint=self.hint))
         lines += self.notes if not self.parts else []
+        if self._table() and not self.parts:
+            lines.append(text("practice.table_caption", self.lang))
         if self.seed is not None:
             lines.append(
                 text("practice.seed", self.lang, seed=str(self.seed), exercise=self.exercise)
@@ -179,7 +217,8 @@ class CheckResult:
             for row in table:
                 cells = [c + " " * (w - columns(c)) for c, w in zip(row, widths)]
                 out.append("  ".join(cells).rstrip())
-        return "\n".join(out)
+        printed = self.printed()
+        return "\n".join(out + ([""] + printed if printed else []))
 
     def _repr_html_(self) -> str:
         colour = "#1a7f37" if self.passed else "#b42318"
@@ -199,5 +238,9 @@ class CheckResult:
                 cells = "".join(f"<td>{html.escape(c)}</td>" for c in row)
                 parts.append(f"<tr>{cells}</tr>")
             parts.append("</tbody></table>")
+        printed = self.printed()
+        if printed:
+            parts.append(f"<p>{html.escape(printed[0])}</p>")
+            parts.append(f"<pre>{html.escape(chr(10).join(printed[1:]))}</pre>")
         parts.append("</div>")
         return "".join(parts)

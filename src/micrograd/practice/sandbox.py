@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -90,7 +91,9 @@ def load(code: Any, lang: str = "en") -> Any:
         except BaseException as e:
             if isinstance(e, KeyboardInterrupt):
                 raise
-            why = _too_long(path, lang) if isinstance(e, TookTooLong) else None
+            if isinstance(e, TookTooLong):
+                _disarm()
+            why = too_long(path, lang) if isinstance(e, TookTooLong) else None
             why = why or text("practice.load_failed", lang, error=_error(e))
             raise LearnerError(Problem("other", why)) from e
         finally:
@@ -104,7 +107,7 @@ def load(code: Any, lang: str = "en") -> Any:
 
 
 # ---------------------------------------------------------------------------- calls into it
-def _too_long(what: str, lang: str) -> str:
+def too_long(what: str, lang: str) -> str:
     """What the learner's code was doing when it ran past the time limit, in words."""
     return text("practice.too_long", lang, what=what, seconds=f"{TIME_LIMIT:g}")
 
@@ -115,39 +118,51 @@ def _error(e: BaseException) -> str:
     return f"{type(e).__name__}: {first}" if first else type(e).__name__
 
 
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """Learner code runs with its prints hidden (a print in _backward would flood the table),
-    a known recursion limit, and a time limit."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(min(old, RECURSION_LIMIT), 1000))
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), _time_limit():
-            yield
-    finally:
-        sys.setrecursionlimit(old)
+class Output:
+    """What the learner's code printed during one check."""
+
+    def __init__(self) -> None:
+        self.buffer = io.StringIO()
+
+    def lines(self) -> list[str]:
+        """The printed lines, in order."""
+        return self.buffer.getvalue().splitlines()
 
 
-TIME_LIMIT = 60.0  # seconds for one call into learner code (training an MLP takes a few)
+TIME_LIMIT = 10.0  # seconds for a whole check: an endless loop is reported within this
+_deadline: float | None = None  # when the check that runs now must end (None: none runs)
+_output: Output | None = None  # where the running check keeps the learner's prints
 
 
 class TookTooLong(BaseException):
-    """Raised inside learner code that ran past TIME_LIMIT. Not an Exception, so that an
-    `except Exception:` in the learner's loop cannot swallow it."""
-
-
-_timing = False  # a limit is running: calls nested in it share it
+    """Raised inside learner code that ran past the check's deadline. Not an Exception, so that
+    an `except Exception:` in the learner's loop cannot swallow it."""
 
 
 @contextlib.contextmanager
-def _time_limit() -> Iterator[None]:
-    """Stop the block after TIME_LIMIT seconds (a loop that never ends), with SIGALRM: where
-    there is one (not on Windows), in the main thread, and when no other timer runs."""
-    global _timing
+def session() -> Iterator[Output]:
+    """One check: one time limit for all it runs (learner code and the checker's own), and one
+    buffer for what the learner's code prints. Nested sessions share the outer one."""
+    global _deadline, _output
+    if _deadline is not None and _output is not None:
+        yield _output
+        return
+    _deadline, _output = time.monotonic() + TIME_LIMIT, Output()
+    try:
+        with _alarm(TIME_LIMIT):
+            yield _output
+    finally:
+        _deadline, _output = None, None
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raise TookTooLong after `seconds` (a loop that never ends), with SIGALRM: where there is
+    one (not on Windows or in the browser), in the main thread, and when no other timer runs.
+    Elsewhere the deadline is still checked before each call into learner code."""
     usable = (
         hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
-        and not _timing
         and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     )
     if not usable:
@@ -158,14 +173,36 @@ def _time_limit() -> Iterator[None]:
         raise TookTooLong
 
     before = signal.signal(signal.SIGALRM, stop)
-    _timing = True
-    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+    # again every 0.25 s after the first: a loop that swallows one TookTooLong (`except
+    # BaseException`) meets the next outside its `try`
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
-        _timing = False
+
+
+def _disarm() -> None:
+    """The learner's code was stopped: no more alarms for the rest of the check (the deadline
+    keeps any further call from starting)."""
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Learner code runs with its prints kept for after the verdict (a print in _backward would
+    flood the table), a known recursion limit, and the check's time limit."""
+    if _deadline is not None and time.monotonic() > _deadline:
+        raise TookTooLong  # the time ran out earlier: nothing more of the learner's runs
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(min(old, RECURSION_LIMIT), 1000))
+    try:
+        with contextlib.redirect_stdout(_output.buffer if _output else io.StringIO()):
+            yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
@@ -177,7 +214,8 @@ def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
     except LearnerError:
         raise
     except TookTooLong as e:
-        raise LearnerError(Problem("other", _too_long(what, lang))) from e
+        _disarm()
+        raise LearnerError(Problem("other", too_long(what, lang))) from e
     except NotImplementedError as e:
         raise LearnerError(Problem("other", text("practice.not_written", lang, what=what))) from e
     except RecursionError as e:

@@ -57,6 +57,10 @@ class Question:
     step_line: str  # the line that starts the node's step (its formula and grad)
     line: str  # the += line, shown once answered
     said: str = ""  # the learner's last wrong answer
+    formula: str = ""  # how the node was computed: tanh(n)
+    input_data: float | None = None  # the input's own value
+    total: float = 0.0  # the input's grad after this +=
+    repeated: bool = False  # the input had received a share before this one
 
     def ask(self, lang: str) -> str:
         """The step and the hidden +=: `c.grad += ?`."""
@@ -90,6 +94,10 @@ def questions(ex: Any) -> Iterator[tuple[Any, Any, Question]]:
                     float(c.added),
                     step_line,
                     ex.line(c).strip(),
+                    formula=s.formula,
+                    input_data=None if c.value is None else float(c.value.data),
+                    total=float(c.total),
+                    repeated=c.repeated,
                 )
                 yield s, c, q
 
@@ -101,11 +109,15 @@ class Score:
     asked: int = 0
     right: int = 0
     missed: list[Question] = field(default_factory=list)  # shown after the tries ran out
+    total: int = 0  # the questions there are
 
     @property
     def passed(self) -> bool:
-        """Every question answered right, at some try."""
-        return self.asked > 0 and not self.missed
+        """Every question answered right, at some try (a quiz left early has not passed)."""
+        return 0 < self.asked == self.total and not self.missed
+
+
+QUIT = ("q", "quit", "exit", "退出")  # typed instead of a number: the quiz ends here
 
 
 def quiz(
@@ -118,15 +130,16 @@ def quiz(
 ) -> Score:
     """Ask each `+=` of `root.backward()` in the terminal, in backward()'s order: the learner
     types the number it adds; a wrong answer is shown the local derivative and the upstream grad,
-    and after `tries` wrong answers the step is shown. The end of input stops the quiz."""
+    and after `tries` wrong answers the step is shown. `q` (or the end of input) stops the quiz."""
     lang = language(lang)
     ex = explain(root, params=params, lang=lang)
-    tell(say("quiz_intro", lang))
+    asked = list(questions(ex))
+    tell(f"{say('quiz_intro', lang)} {say('quiz_quit', lang)}")
     tell(say("order", lang, order=", ".join(ex.order)))
     tell(say("start", lang, root=ex.root))
-    score = Score()
+    score = Score(total=len(asked))
     node = None
-    for _, _, q in questions(ex):
+    for _, _, q in asked:
         score.asked += 1
         if q.node != node:  # a node's step starts
             tell(q.step_line)
@@ -134,10 +147,13 @@ def quiz(
         wrong = 0
         while wrong < tries:
             try:
-                typed = ask(f"      {q.input}.grad += ")
+                typed = ask(f"      {shown(q.input)}.grad += ")
             except EOFError:
+                typed = "q"
                 tell("")  # after the prompt
+            if unicodedata.normalize("NFKC", typed).strip().lower() in QUIT:
                 score.asked -= wrong == 0  # a question left untried is not counted
+                tell(say("quiz_stopped", lang, asked=score.asked, total=score.total))
                 tell(say("quiz_score", lang, right=score.right, asked=score.asked))
                 return score
             x = read_answer(typed)

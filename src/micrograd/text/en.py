@@ -30,6 +30,12 @@ CATALOG: dict[str, str] = {
     "expr_too_long": "expression longer than {limit} characters",
     "expr_syntax": "not a valid expression: {why}",
     "expr_syntax_wide": "not a valid expression: {why} (type symbols in half-width ASCII)",
+    # the {why} of expr_syntax: Python's parser's common reasons, in its words
+    "expr_parser_unclosed": "'{bracket}' was never closed",
+    "expr_parser_unmatched": "unmatched '{bracket}'",
+    "expr_parser_mismatch": "closing '{closing}' does not match opening '{opening}'",
+    "expr_parser_invalid": "invalid syntax",
+    "expr_parser_eof": "the expression ends before it is complete",
     "expr_empty": "empty expression",
     "expr_bool": "{value} is not allowed in an expression",
     "expr_unknown_name": "unknown name '{name}': give it a value with --set {name}=1.0",
@@ -109,10 +115,10 @@ CATALOG: dict[str, str] = {
     "pg_adam": "m and v: Adam's running averages of each parameter's grad and of its square; "
     "the step is lr · m / (√v + ε), after their bias correction",
     "pg_axis_step": "step",
-    "pg_why_zero": "loss = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss}: this point "
+    "pg_why_zero": "loss = max(0, 1 - y·score) = max(0, 1 - {y}·{score}) = {loss}: this point "
     "is on its side with a margin, so it sends no gradient back and every grad below stays 0. "
     "Click a ringed point to see one that teaches the model.",
-    "pg_why_active": "loss = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss} > 0: this "
+    "pg_why_active": "loss = max(0, 1 - y·score) = max(0, 1 - {y}·{score}) = {loss} > 0: this "
     "point is inside the margin or on the wrong side, so it sends gradient back to every parameter.",
     "pg_why_softmax": "loss = -log softmax(scores)[class] = {loss}: under cross-entropy every "
     "point sends gradient back, most of all the ones the model gets wrong.",
@@ -139,6 +145,8 @@ CATALOG: dict[str, str] = {
     "quiz_wrong": "not quite: the local derivative ∂{node}/∂{input} is {local}, and "
     "{node}.grad (the upstream grad) is {upstream}; += adds their product",
     "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
+    "quiz_stopped": "stopped: {asked} of {total} questions answered",
+    "quiz_quit": "(type q to stop)",
     "quiz_score": "{right} of {asked} right at the first try",
     # the stepper's neuron view: an MLP's neurons, one box each
     "neuron": "neuron",
@@ -185,7 +193,8 @@ CATALOG: dict[str, str] = {
     "accuracies and write model.json, decision_boundary.png and loss.png.",
     "cli.help_train": "train a classifier with your choices of data, model and optimizer",
     "cli.about_train": "Train an MLP classifier on a toy 2-D data set.",
-    "cli.help_out": "folder for model.json and the pictures (default: %(default)s)",
+    "cli.help_out": "folder for the model (model.json, or gpt.json with --data names) and the "
+    "pictures (default: %(default)s)",
     "cli.help_seed": "seed for data and weights (default: %(default)s)",
     "cli.help_no_plot": "skip the pictures (no matplotlib needed)",
     "cli.help_quiet": "no progress bar, only the accuracies",
@@ -260,6 +269,8 @@ CATALOG: dict[str, str] = {
     "site.running": "running…",
     "site.edit": "Edit",
     "site.editing": "edited: Run runs your version",
+    "site.restore": "Restore the original",
+    "site.expected": "output in the document",
     "site.queued": "waiting for the blocks above…",
     "site.skipped": "not run: block {k} above raised an error",
     "site.ran": "ran in {s} s",
@@ -278,6 +289,9 @@ CATALOG: dict[str, str] = {
     "site.check_stopped": "stopped: Python starts again at the next check; your code is kept.",
     "site.no_more_hints": "no more hints",
     "site.bad_value": "a value must read name=number, got {part!r}",
+    "site.unknown_name": "unknown name '{name}': add {name}=1.0 to Values",
+    "site.bad_hidden": "hidden layers are widths separated by commas, such as 8, 8 (1 to {layers} "
+    "layers of 1 to {width} neurons each); got {got!r}",
     # ---- practice
     # the local rules, as the first wrong step explains them: practice.why.OP.I is the rule OP
     # (a key of micrograd.engine.OPS, or - and neg) for its operand I
@@ -319,6 +333,14 @@ CATALOG: dict[str, str] = {
     "the wrong operand",
     "practice.operand_unary": "that is what the input's data gives where the output's belongs (or "
     "the reverse)",
+    "practice.operand_own": "what it added, {found}, is {input}'s own value times the upstream "
+    "grad: for *, the local derivative for {input} is the other operand's value",
+    "practice.wrong_upstream": "that is the local derivative times {grad}, an input's grad: the "
+    "upstream grad is the output's, {node}.grad (out.grad in the closure), not self.grad",
+    "practice.called_closure": "`{node}._backward` is {kind}, not a function: the closure was "
+    "called (`out._backward = _backward()`), not attached. Write `out._backward = _backward`, "
+    "without the brackets",
+    "practice.closure_at": "the closure at {path} line {line}",
     "practice.no_upstream": "that is the local derivative alone: multiply it by the upstream grad "
     "out.grad (the chain rule)",
     "practice.wrong_forward": "`{node}` has data {found}; expected {expected} ({symbol} of {args})",
@@ -338,6 +360,15 @@ CATALOG: dict[str, str] = {
     "practice.too_long": "`{what}` ran for more than {seconds} s and was stopped: a loop that "
     "never ends? (a while loop whose condition never changes, or a walk over the graph that never "
     "marks what it visited)",
+    "practice.check_too_long": "the check ran for more than {seconds} s and was stopped: is "
+    "there a loop in your code that runs far too often (or never ends)?",
+    "practice.printed": "what your code printed ({n} in all):",
+    "practice.printed_more": "… and {n} more not shown",
+    "practice.number_unwrapped": "`{what}` raised {error}: a number must be wrapped in a Value "
+    "before its .data is read: `other = other if isinstance(other, Value) else Value(other)`",
+    "practice.number_left": "`{what}` raised {error}: with a number on the left, Python asks the "
+    "Value on the right for `{method}`: define it, for example `def {method}(self, other): "
+    "return {body}`",
     "practice.not_value": "`{what}` returned a {kind}, not a Value",
     "practice.param_not_value": "`{what}` is a {kind}, not a Value: wrap the weights and the bias in Value()",
     "practice.not_notebook": "not a notebook: {path}",
@@ -354,8 +385,21 @@ CATALOG: dict[str, str] = {
     "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
     "after every Value made from it (a global visited set skips that; a topological order "
     "guarantees it)",
+    "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
+    "closures ran in the topological order itself, inputs first. Walk it from the output: `for v "
+    "in reversed(topo): v._backward()`",
+    "practice.two_losses": "after (a * b).backward() and then (a + b).backward()",
+    "practice.zeroes_leaves": "{where}, `{input}.grad` is {found}; expected {expected}: only the "
+    "second backward()'s share is left. backward() must not set grads to 0 (the leaves add up "
+    "what every backward() gives them): zeroing them is zero_grad()'s job in the training loop",
+    "practice.deep_challenge": "A challenge beside the pass: on a chain of {n} Values your "
+    "backward() stopped at Python's recursion limit (a recursive build_topo makes one call per "
+    "Value). Sort with a loop and a stack of your own, and any depth works.",
     "practice.never_ran": "`{node}._backward()` never ran, so its inputs got nothing from it",
     # zero_grad and train
+    "practice.leaf_still_set": "after zero_grad_all(root), `{node}.grad` is still {value}: {node} "
+    "is a leaf, {depth} levels below root. Walk the whole graph, down to the leaves, not only root "
+    "and its direct inputs",
     "practice.still_set": "after zero_grad_all(root), `{node}.grad` is still {value}: every Value "
     "of the graph needs its grad set to 0, inner ones too, not only the leaves",
     "practice.params_not_zeroed": "after zero_grad(params), parameter {index} has grad {value}; "
@@ -379,14 +423,44 @@ CATALOG: dict[str, str] = {
     "that Value itself, not a list",
     "practice.mlp_grad": "after loss.backward(), parameter {index}'s grad is {found}; micrograd's "
     "engine gives {expected} for the same network",
-    "practice.accuracy": "after {steps} steps on two moons the accuracy is {accuracy}; expected "
-    "over 0.9",
+    "practice.shared_neuron": "parameters() lists the same Value {n} times: the neurons of "
+    "a layer are one object (`[Neuron(nin)] * nout` makes one Neuron and lists it nout times). "
+    "Make each one: `[Neuron(nin) for _ in range(nout)]`",
+    "practice.train_loss": "training on two moons: the loss before step {step} is {found}; the "
+    "same network on micrograd's engine, trained the same way from the same weights, has "
+    "{expected}",
+    "practice.trained": "two moons: the loss fell from {first} to {last} in {steps} steps, as on "
+    "micrograd's engine",
     # the result
+    # the mistakes' names (micrograd.practice.result.MISTAKES)
+    "practice.mistake.assign-not-add": "assign-not-add",
+    "practice.mistake.closure-not-attached": "closure-not-attached",
+    "practice.mistake.called-closure": "called-closure",
+    "practice.mistake.wrong-local": "wrong-local",
+    "practice.mistake.wrong-operand": "wrong-operand",
+    "practice.mistake.wrong-upstream": "wrong-upstream",
+    "practice.mistake.number-operand": "number-operand",
+    "practice.mistake.not-reset": "not-reset",
+    "practice.mistake.zeroes-leaves": "zeroes-leaves",
+    "practice.mistake.recursion-limit": "recursion-limit",
+    "practice.mistake.visit-order": "visit-order",
+    "practice.mistake.not-reversed": "not-reversed",
+    "practice.mistake.wrong-forward": "wrong-forward",
+    "practice.mistake.graph-cut": "graph-cut",
+    "practice.mistake.shared-neuron": "shared-neuron",
+    "practice.mistake.own-value": "own-value",
+    "practice.mistake.input-not-output": "input-not-output",
+    "practice.mistake.running-total": "running-total",
+    "practice.mistake.other": "other",
     "practice.passed": "{exercise}: passed",
     "practice.failed": "{exercise}: not yet ({mistake})",
     "practice.first_wrong_step": "first wrong step: {step}",
+    "practice.hint_for_step": "a hint for this step: {hint}",
     "practice.seed": "random seed {seed} (check(..., seed={seed}) or --seed {seed} replays these "
     "points)",
+    "practice.table_caption": "Each input's grads at the points checked: how many equal the "
+    "expected grad (micrograd's engine, or the exact derivative) exactly, how many are close, "
+    "and the largest differences from it and from central differences.",
     "practice.col_exercise": "exercise",
     "practice.col_result": "result",
     "practice.col_step": "first wrong step",
@@ -409,27 +483,38 @@ CATALOG: dict[str, str] = {
     "practice.predict_wrong": "{node}'s step, `{input}.grad += ?`: you said {found}; expected "
     "{expected}: the local derivative ∂{node}/∂{input} is {local} and {node}.grad (the upstream "
     "grad) is {upstream}",
+    "practice.predict_own_value": "{found} is {input}'s own value: what the step adds is the "
+    "local derivative ∂{node}/∂{input} (for *, the other input's value) times {node}.grad",
+    "practice.predict_input_not_output": "{found} is 1 - {input}**2, from the input: tanh's "
+    "local derivative uses its output, 1 - {node}**2 = {local}",
+    "practice.predict_running_total": "{found} is {input}.grad after this +=, the running total: "
+    "asked is what this one += adds, {local} * {upstream}",
     "practice.predict_count": "give one number per +=, in backward()'s order: {expected} numbers; "
     "got {found}",
     "practice.softmax_forward": "softmax(logits)[{i}] is {found}; expected {expected} (exp of "
     "logit {i} over the sum of the exps)",
+    "practice.graph_cut": "softmax(logits)[{i}] has the right value, but its graph does not reach "
+    "{logit}: a number was taken out of the graph with .data (a denominator such as `sum(c.data "
+    "for c in counts)` is a plain float), so no gradient flows back through it. Compute with the "
+    "Values: `sum(counts)`",
     "practice.nll_forward": "nll(probs, {target}) is {found}; expected -log(probs[{target}]) = "
     "{expected}",
     # the command: micrograd practice ...
     "practice.cmd.task": "Task",
     "practice.cmd.hints_left": "hint {n} of {total}",
     "practice.cmd.last_hint": "That was the last hint. After a check, `micrograd practice reveal "
-    "{id}` shows a solution.",
-    "practice.cmd.more_hints": "More: `micrograd practice hint {id}`.",
+    "{id}{how}` shows a solution.",
+    "practice.cmd.more_hints": "More: `micrograd practice hint {id}{how}`.",
     "practice.cmd.exists": "{path} exists already: not overwritten (delete it to start again)",
     "practice.cmd.written": "wrote {path}: write the TODO parts, then `micrograd practice check "
-    "{id}`",
+    "{id}{how}`",
     "practice.cmd.written_quiz": "wrote {path}: open it in a browser and predict each +=, or "
-    "answer in the terminal: `micrograd practice check {id}`",
-    "practice.cmd.no_stub": "no {path}: start with `micrograd practice start {id}`, or give a file",
-    "practice.cmd.reveal_first": "check your own attempt first: `micrograd practice check {id}` "
+    "answer in the terminal: `micrograd practice check {id}{how}`",
+    "practice.cmd.no_stub": "no {path}: start with `micrograd practice start {id}{how}`, or give a file",
+    "practice.cmd.reveal_first": "check your own attempt first: `micrograd practice check {id}{how}` "
     "(reveal opens after one check)",
     "practice.cmd.solution": "A solution for {id} (the lecture's way):",
+    "practice.cmd.checked": "checked: {path}",
     "practice.cmd.corrupt": "{path} could not be read ({why}): starting over with no progress",
     "practice.cmd.fresh": "no progress yet ({path} does not exist)",
     "practice.cmd.passed_count": "{n} of {total} exercises passed",
@@ -440,8 +525,8 @@ CATALOG: dict[str, str] = {
     "practice.cmd.col_done": "passed",
     "practice.cmd.yes": "yes",
     "practice.cmd.no": "-",
-    "practice.cmd.stub_check": "check it:   micrograd practice check {id}",
-    "practice.cmd.stub_hint": "a hint:     micrograd practice hint {id}",
+    "practice.cmd.stub_check": "check it:   micrograd practice check {id}{how}",
+    "practice.cmd.stub_hint": "a hint:     micrograd practice hint {id}{how}",
     "practice.cmd.unknown": "no exercise {id!r}; `micrograd practice list` shows them",
     "practice.cmd.help": "exercises: write backpropagation yourself, checked step by step",
     "practice.cmd.about": "Practise backpropagation: each exercise asks for a part of a "
@@ -599,8 +684,9 @@ CATALOG: dict[str, str] = {
     "list of exp(logit) / sum(exp(logits)), and nll(probs, target) = -log(probs[target]), with "
     "your Value's ops (exp, sum() through __radd__, /, log, -). The check compares each logit's "
     "grad with micrograd's, which is probs[i] - (1 if i == target else 0).",
-    "exercise.softmax-nll.hint.0": "counts = [z.exp() for z in logits]; denominator = "
-    "sum(counts); [c / denominator for c in counts].",
+    "exercise.softmax-nll.hint.0": "softmax divides the exp of each logit by the sum of all the "
+    "exps: build both from your Value's ops (.exp(), sum(), /), never from .data, or the graph "
+    "is cut.",
     "exercise.softmax-nll.hint.1": "sum() starts from the number 0: 0 + Value needs __radd__.",
     "exercise.softmax-nll.hint.2": "-x needs __neg__ (x * -1), and c / d needs __truediv__ (c * "
     "d**-1).",
@@ -615,4 +701,31 @@ CATALOG: dict[str, str] = {
     "sum at the bias; then .tanh().",
     "exercise.neuron-mlp.hint.2": "parameters(): w + [b] for a Neuron; a Layer joins its neurons' "
     "lists, an MLP its layers'.",
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt.py)
+    "gpt.about_train": " With --data names it trains microgpt's GPT on {count:,} first names "
+    "instead, and prints {samples} names it makes up.",
+    "gpt.help_data": "; names: microgpt's GPT on {count:,} first names (shipped)",
+    "gpt.help_steps": "; {steps} for names",
+    "gpt.help_lr": "; {lr} decaying to 0 for names (Adam with microgpt's betas)",
+    "gpt.help_sample": "print names made up by a GPT that `micrograd train --data names` saved",
+    "gpt.about_sample": "Load a GPT saved by `micrograd train --data names` (gpt.json) and print "
+    "names it makes up, drawing one token at a time from softmax(logits / temperature).",
+    "gpt.help_model": "the model file (micrograd-out/gpt.json after micrograd train --data names)",
+    "gpt.help_n": "how many names (default: %(default)s)",
+    "gpt.help_temperature": "divides the logits: lower is safer, higher more varied (default: "
+    "%(default)s, microgpt's)",
+    "gpt.help_seed": "seed for the draws (default: %(default)s, the train command's: the names it "
+    "printed)",
+    "gpt.out_step": "step {step}/{total}  loss {loss:.4f}",
+    "gpt.out_loss": "loss {first:.4f} at the first step, {last:.4f} on average over the last {n}",
+    "gpt.out_sample": "sample {i:2d}: {name}",
+    "gpt.plot_loss": "loss of each step (one name)",
+    "gpt.plot_mean": "mean of the last {n} steps",
+    "gpt.plot_title": "{spec} on {docs:,} names",
+    "gpt.err_option": "{option} does not apply to --data names, which trains microgpt's GPT (it "
+    "takes --steps, --lr, --seed, --out, --no-plot, --quiet and --lang)",
+    "gpt.err_diverged": "training diverged ({why}); try a smaller --lr",
+    "gpt.err_no_model": "{path}: no such file; micrograd train --data names writes one "
+    "(micrograd-out/gpt.json)",
+    "gpt.err_bad_model": "not a GPT model file that micrograd can read: {why}",
 }

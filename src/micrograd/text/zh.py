@@ -27,6 +27,11 @@ CATALOG: dict[str, str] = {
     "expr_too_long": "表达式超过 {limit} 个字符",
     "expr_syntax": "不是合法的表达式：{why}",
     "expr_syntax_wide": "不是合法的表达式：{why}（请使用半角符号，例如 ( ) = + -）",
+    "expr_parser_unclosed": "括号 '{bracket}' 没有闭合",
+    "expr_parser_unmatched": "多了一个 '{bracket}'，前面没有和它配对的括号",
+    "expr_parser_mismatch": "'{closing}' 和前面的 '{opening}' 不配对",
+    "expr_parser_invalid": "语法不对",
+    "expr_parser_eof": "表达式没有写完",
     "expr_empty": "表达式为空",
     "expr_bool": "表达式里不能使用 {value}",
     "expr_unknown_name": "未知的名字 '{name}'：用 --set {name}=1.0 给它一个值",
@@ -101,9 +106,9 @@ CATALOG: dict[str, str] = {
     "pg_formula_softmax": "损失 = 各点 -log softmax(scores)[类别] 的平均 + 0.0001·Σ w²",
     "pg_adam": "m 和 v：Adam 对每个参数的梯度及其平方所做的滑动平均；每一步走 lr · m / (√v + ε)（先做偏差修正）",
     "pg_axis_step": "步数",
-    "pg_why_zero": "损失 = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss}：这个点在它那一边，"
+    "pg_why_zero": "损失 = max(0, 1 - y·score) = max(0, 1 - {y}·{score}) = {loss}：这个点在它那一边，"
     "而且留有余量，所以它不传回任何梯度，下面每个梯度都保持 0。点击一个带圈的点，看一个能教会模型的样本。",
-    "pg_why_active": "损失 = max(0, 1 - y·score) = max(0, 1 - ({y})·{score}) = {loss} > 0：这个点落在余量之内"
+    "pg_why_active": "损失 = max(0, 1 - y·score) = max(0, 1 - {y}·{score}) = {loss} > 0：这个点落在余量之内"
     "或者在错误的一边，所以它会把梯度传回给每一个参数。",
     "pg_why_softmax": "损失 = -log softmax(scores)[类别] = {loss}：用交叉熵时每个点都会传回梯度，"
     "模型判断错的点传回得最多。",
@@ -128,6 +133,8 @@ CATALOG: dict[str, str] = {
     "quiz_wrong": "不对：局部偏导 ∂{node}/∂{input} 是 {local}，{node}.grad（上游梯度）是 "
     "{upstream}；+= 加上的是两者的乘积",
     "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
+    "quiz_stopped": "已结束：{total} 题中答了 {asked} 题",
+    "quiz_quit": "（输入 q 或 退出 结束）",
     "quiz_score": "首次答对 {right} / {asked}",
     "neuron": "神经元",
     "neuron_help": "每个 w·x+b → relu 方框是一个神经元，框里的梯度是它输出的梯度。点击它展开成标量运算"
@@ -171,7 +178,8 @@ CATALOG: dict[str, str] = {
     "打印训练准确率和测试准确率，并写出 model.json、decision_boundary.png 和 loss.png。",
     "cli.help_train": "训练一个分类器，数据集、模型和优化器都由你选择",
     "cli.about_train": "在一个二维玩具数据集上训练多层感知机（MLP）分类器。",
-    "cli.help_out": "存放 model.json 和图片的文件夹（默认：%(default)s）",
+    "cli.help_out": "存放模型（model.json；用 --data names 时是 gpt.json）和图片的文件夹（默认："
+    "%(default)s）",
     "cli.help_seed": "数据和权重的随机数种子（默认：%(default)s）",
     "cli.help_no_plot": "不画图（不需要 matplotlib）",
     "cli.help_quiet": "不显示进度条，只打印准确率",
@@ -238,6 +246,8 @@ CATALOG: dict[str, str] = {
     "site.running": "运行中…",
     "site.edit": "编辑",
     "site.editing": "已编辑：运行的是你改过的代码",
+    "site.restore": "恢复原文",
+    "site.expected": "文档里的输出",
     "site.queued": "等待上面的代码块运行…",
     "site.skipped": "没有运行：上面的第 {k} 个代码块出错了",
     "site.ran": "用时 {s} 秒",
@@ -256,6 +266,9 @@ CATALOG: dict[str, str] = {
     "site.check_stopped": "已停止：下次检查时 Python 会重新启动；你的代码保留着。",
     "site.no_more_hints": "没有更多提示了",
     "site.bad_value": "取值要写成 名字=数字，收到的是 {part!r}",
+    "site.unknown_name": "未知的名字 '{name}'：在“取值”里加上 {name}=1.0",
+    "site.bad_hidden": "隐藏层要写成用逗号分开的整数，例如 8, 8（1 到 {layers} 层，每层 1 到 {width} 个神经元）；"
+    "收到的是 {got!r}",
     # ---- practice
     # the words of the Chinese micrograd tutorial series (shared/glossary.zh.md): 父节点 for an
     # op's inputs, 局部偏导, 上游梯度, 梯度累加 for +=, 闭包, 拓扑排序, 梯度清零, 随机数种子
@@ -288,6 +301,13 @@ CATALOG: dict[str, str] = {
     "得到；应当加 {expected}：闭包写了却没有挂上（缺少 `out._backward = _backward`）",
     "practice.operand_binary": "这正是用另一个操作数的数值算出来的：闭包读错了操作数",
     "practice.operand_unary": "这正是把父节点的数值用在了该用输出节点数值的地方（或者反过来）",
+    "practice.operand_own": "它加的 {found} 正是 {input} 自己的值乘以上游梯度：乘法给 {input} "
+    "的局部偏导是另一个操作数的值",
+    "practice.wrong_upstream": "这是局部偏导乘以 {grad}，那是一个输入的梯度：上游梯度是输出节点的 "
+    "{node}.grad（闭包里的 out.grad），不是 self.grad",
+    "practice.called_closure": "`{node}._backward` 是 {kind}，不是函数：闭包被调用了（`out._backward "
+    "= _backward()`），而不是挂上去。应当写 `out._backward = _backward`，不带括号",
+    "practice.closure_at": "{path} 第 {line} 行的闭包",
     "practice.no_upstream": "这只是局部偏导本身：还要乘以上游梯度 out.grad（链式法则）",
     "practice.wrong_forward": "`{node}` 的数值是 {found}；应当是 {expected}（{args} 的 {symbol}）",
     "practice.out_differs": "`{what}` 在 {where} 时的数值是 {found}；应当是 {expected}",
@@ -304,6 +324,14 @@ CATALOG: dict[str, str] = {
     "practice.no_class": "你的代码里没有类 `{name}`",
     "practice.too_long": "`{what}` 运行超过 {seconds} 秒，已被停止：是不是有一个永远不结束的循环？"
     "（条件永远不变的 while 循环，或者遍历计算图时从不记录已经访问过的节点）",
+    "practice.check_too_long": "检查运行超过 {seconds} 秒，已被停止：你的代码里是不是有一个运行次数"
+    "太多（或永远不结束）的循环？",
+    "practice.printed": "你的代码打印了 {n} 行：",
+    "practice.printed_more": "……还有 {n} 行",
+    "practice.number_unwrapped": "`{what}` 抛出了 {error}：读 .data 之前要先把数字包成 Value："
+    "`other = other if isinstance(other, Value) else Value(other)`",
+    "practice.number_left": "`{what}` 抛出了 {error}：数字在左边时，Python 会找右边 Value 的 "
+    "`{method}`：要定义它，例如 `def {method}(self, other): return {body}`",
     "practice.not_value": "`{what}` 返回的是 {kind}，不是 Value",
     "practice.param_not_value": "`{what}` 是 {kind}，不是 Value：要把权重和偏置包成 Value()",
     "practice.not_notebook": "不是 Jupyter 笔记本：{path}",
@@ -319,8 +347,18 @@ CATALOG: dict[str, str] = {
     "practice.too_early": "`{node}._backward()` 运行时 {node}.grad 是 {found}；应当是 {expected}："
     "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的子节点之后运行（"
     "全局的 visited 集合做不到这一点；拓扑排序的逆序能保证）",
+    "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按拓扑"
+    "排序的正序调用的（输入在前）。要从输出开始：`for v in reversed(topo): v._backward()`",
+    "practice.two_losses": "先 (a * b).backward() 再 (a + b).backward() 之后",
+    "practice.zeroes_leaves": "{where}，`{input}.grad` 是 {found}；应当是 {expected}：只剩下第二次 "
+    "backward() 的那一份。backward() 不应把梯度清零（叶子节点要累加每一次 backward() 给的梯度）：清"
+    "零是训练循环里 zero_grad() 的事",
+    "practice.deep_challenge": "另有一个挑战：在 {n} 个 Value 的长链上，你的 backward() 停在了 "
+    "Python 的递归上限（递归的 build_topo 每个 Value 调用一层）。用循环和自己的栈来排序，多深都行。",
     "practice.never_ran": "`{node}._backward()` 从没运行，所以它的父节点什么也没得到",
     # zero_grad and train
+    "practice.leaf_still_set": "zero_grad_all(root) 之后 `{node}.grad` 还是 {value}：{node} 是叶子"
+    "节点，在 root 下面 {depth} 层。要遍历整张图，一直到叶子节点，不只是 root 和它的直接父节点",
     "practice.still_set": "zero_grad_all(root) 之后 `{node}.grad` 还是 {value}：计算图里每个 "
     "Value 的梯度都要清零，中间节点也一样，不只是叶子节点",
     "practice.params_not_zeroed": "zero_grad(params) 之后第 {index} 个参数的梯度是 {value}；应当"
@@ -344,12 +382,40 @@ CATALOG: dict[str, str] = {
     "个 Value，而不是列表",
     "practice.mlp_grad": "loss.backward() 之后第 {index} 个参数的梯度是 {found}；同一个网络在 "
     "micrograd 的引擎里是 {expected}",
-    "practice.accuracy": "在 moons 数据集上训练 {steps} 步后训练准确率是 {accuracy}；应当超过 0.9",
+    "practice.shared_neuron": "parameters() 里同样的 Value 重复出现了 {n} 次：一层里的神经元是同一"
+    "个对象（`[Neuron(nin)] * nout` 只造了一个 Neuron，再把它列了 nout 次）。要各造各的："
+    "`[Neuron(nin) for _ in range(nout)]`",
+    "practice.train_loss": "在 moons 数据集上训练：第 {step} 步之前的损失是 {found}；同一个网络在 "
+    "micrograd 的引擎里、从同样的权重、用同样的方法训练，是 {expected}",
+    "practice.trained": "moons：{steps} 步里损失从 {first} 降到 {last}，和 micrograd 的引擎一样",
     # the result
+    # the mistakes' names (micrograd.practice.result.MISTAKES)
+    "practice.mistake.assign-not-add": "用 = 代替了 +=",
+    "practice.mistake.closure-not-attached": "闭包没有挂上",
+    "practice.mistake.called-closure": "调用了闭包而不是挂上它",
+    "practice.mistake.wrong-local": "局部偏导错了",
+    "practice.mistake.wrong-operand": "用错了操作数",
+    "practice.mistake.wrong-upstream": "上游梯度用错了",
+    "practice.mistake.number-operand": "数字操作数",
+    "practice.mistake.not-reset": "梯度没有清零",
+    "practice.mistake.zeroes-leaves": "backward() 清零了梯度",
+    "practice.mistake.recursion-limit": "递归太深",
+    "practice.mistake.visit-order": "运行顺序错了",
+    "practice.mistake.not-reversed": "少了 reversed",
+    "practice.mistake.wrong-forward": "前向的数值错了",
+    "practice.mistake.graph-cut": "计算图断了",
+    "practice.mistake.shared-neuron": "神经元是同一个对象",
+    "practice.mistake.own-value": "用了节点自己的数值",
+    "practice.mistake.input-not-output": "用了输入而不是输出",
+    "practice.mistake.running-total": "填了累加后的总数",
+    "practice.mistake.other": "其他",
     "practice.passed": "{exercise}：通过",
     "practice.failed": "{exercise}：还没通过（{mistake}）",
     "practice.first_wrong_step": "第一个出错的步骤：{step}",
+    "practice.hint_for_step": "这一步的提示：{hint}",
     "practice.seed": "随机数种子 {seed}（check(..., seed={seed}) 或 --seed {seed} 可以重现这些点）",
+    "practice.table_caption": "每个输入在各个检查点上的梯度：与应得的梯度（micrograd 引擎算的，或准确"
+    "的导数）完全相同的个数、足够接近的个数，以及与它、与中心差分的最大差。",
     "practice.col_exercise": "练习",
     "practice.col_result": "结果",
     "practice.col_step": "第一个出错的步骤",
@@ -371,27 +437,37 @@ CATALOG: dict[str, str] = {
     "f(x - h)) / (2h)；应该是 {expected}",
     "practice.predict_wrong": "{node} 这一步的 `{input}.grad += ?`：你的答案是 {found}；应该是 "
     "{expected}：局部偏导 ∂{node}/∂{input} 是 {local}，{node}.grad（上游梯度）是 {upstream}",
+    "practice.predict_own_value": "{found} 是 {input} 自己的值：这一步加上的是局部偏导 "
+    "∂{node}/∂{input}（乘法的局部偏导是另一个输入的值）乘以 {node}.grad",
+    "practice.predict_input_not_output": "{found} 是 1 - {input}**2，用的是输入：tanh 的局部偏导用"
+    "它的输出，1 - {node}**2 = {local}",
+    "practice.predict_running_total": "{found} 是这一次 += 之后 {input}.grad 的值，也就是累加后的"
+    "总数：这里问的是这一次 += 加上的数，{local} * {upstream}",
     "practice.predict_count": "按 backward() 的顺序，每一次 += 给一个数：应该有 {expected} 个，实"
     "际有 {found} 个",
     "practice.softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 "
     "logit 的 exp 除以所有 exp 之和）",
+    "practice.graph_cut": "softmax(logits)[{i}] 的数值是对的，但它的计算图连不到 {logit}：有一个数"
+    "用 .data 取出了计算图（像 `sum(c.data for c in counts)` 这样的分母只是一个普通的 float），梯度"
+    "从这里传不回去。要用 Value 来算：`sum(counts)`",
     "practice.nll_forward": "nll(probs, {target}) 是 {found}；应该是 -log(probs[{target}]) = "
     "{expected}",
     # the command: micrograd practice ...
     "practice.cmd.task": "任务",
     "practice.cmd.hints_left": "提示 {n} / {total}",
-    "practice.cmd.last_hint": "这是最后一条提示。检查过一次之后，`micrograd practice reveal {id}` "
+    "practice.cmd.last_hint": "这是最后一条提示。检查过一次之后，`micrograd practice reveal {id}{how}` "
     "会显示参考答案。",
-    "practice.cmd.more_hints": "更多提示：`micrograd practice hint {id}`。",
+    "practice.cmd.more_hints": "更多提示：`micrograd practice hint {id}{how}`。",
     "practice.cmd.exists": "{path} 已经存在：没有覆盖（想重新开始就先删掉它）",
     "practice.cmd.written": "已写入 {path}：完成其中的 TODO，然后运行 `micrograd practice check "
-    "{id}`",
+    "{id}{how}`",
     "practice.cmd.written_quiz": "已写入 {path}：在浏览器里打开它，预测每一次 +=；或者在终端里回答"
-    "：`micrograd practice check {id}`",
-    "practice.cmd.no_stub": "没有 {path}：先运行 `micrograd practice start {id}`，或者给出文件",
-    "practice.cmd.reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}`（检查过"
+    "：`micrograd practice check {id}{how}`",
+    "practice.cmd.no_stub": "没有 {path}：先运行 `micrograd practice start {id}{how}`，或者给出文件",
+    "practice.cmd.reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}{how}`（检查过"
     "一次后才能查看答案）",
     "practice.cmd.solution": "{id} 的参考答案（讲座的写法）：",
+    "practice.cmd.checked": "检查的文件：{path}",
     "practice.cmd.corrupt": "{path} 无法读取（{why}）：进度从头开始",
     "practice.cmd.fresh": "还没有进度（{path} 不存在）",
     "practice.cmd.passed_count": "{total} 个练习中通过了 {n} 个",
@@ -402,8 +478,8 @@ CATALOG: dict[str, str] = {
     "practice.cmd.col_done": "通过",
     "practice.cmd.yes": "是",
     "practice.cmd.no": "-",
-    "practice.cmd.stub_check": "检查：     micrograd practice check {id}",
-    "practice.cmd.stub_hint": "提示：     micrograd practice hint {id}",
+    "practice.cmd.stub_check": "检查：     micrograd practice check {id}{how}",
+    "practice.cmd.stub_hint": "提示：     micrograd practice hint {id}{how}",
     "practice.cmd.unknown": "没有练习 {id!r}；`micrograd practice list` 会列出所有练习",
     "practice.cmd.help": "练习：自己实现反向传播，逐步检查",
     "practice.cmd.about": "练习反向传播：每个练习要求你写讲座风格 Value 的一部分；check 会找出你代"
@@ -549,8 +625,8 @@ CATALOG: dict[str, str] = {
     "sum()、/、log、-）实现 softmax(logits)：exp(logit) / sum(exp(logits)) 组成的列表；以及 "
     "nll(probs, target) = -log(probs[target])。检查会把每个 logit 的梯度与 micrograd 的比较，后者"
     "等于 probs[i] - (i == target 时为 1，否则为 0)。",
-    "exercise.softmax-nll.hint.0": "counts = [z.exp() for z in logits]；denominator = "
-    "sum(counts)；[c / denominator for c in counts]。",
+    "exercise.softmax-nll.hint.0": "softmax 把每个 logit 的 exp 除以所有 exp 之和：两者都要用你的 "
+    "Value 的运算（.exp()、sum()、/）来算，不能用 .data，否则计算图就断了。",
     "exercise.softmax-nll.hint.1": "sum() 从数字 0 开始：0 + Value 需要 __radd__。",
     "exercise.softmax-nll.hint.2": "-x 需要 __neg__（x * -1），c / d 需要 __truediv__（c * d**-1）"
     "。",
@@ -565,4 +641,30 @@ CATALOG: dict[str, str] = {
     "置开始；再 .tanh()。",
     "exercise.neuron-mlp.hint.2": "parameters()：神经元返回 w + [b]；层把各个神经元的列表连起来，"
     "多层感知机把各层的连起来。",
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt.py)
+    "gpt.about_train": "加上 --data names 时，改为在 {count:,} 个英文名字上训练 microgpt 的 "
+    "GPT，并打印它编出的 {samples} 个名字。",
+    "gpt.help_data": "；names：在 {count:,} 个英文名字（随包附带）上训练 microgpt 的 GPT",
+    "gpt.help_steps": "；names 为 {steps}",
+    "gpt.help_lr": "；names 为 {lr}，线性衰减到 0（Adam，用 microgpt 的 betas）",
+    "gpt.help_sample": "打印 `micrograd train --data names` 保存的 GPT 编出的名字",
+    "gpt.about_sample": "加载 `micrograd train --data names` 保存的 GPT（gpt.json），打印它编出"
+    "的名字：按 softmax(logits / temperature) 每次采样一个词元。",
+    "gpt.help_model": "模型文件（运行 micrograd train --data names 之后是 micrograd-out/gpt.json）",
+    "gpt.help_n": "名字的个数（默认：%(default)s）",
+    "gpt.help_temperature": "温度，用来除 logits：越低越保守，越高越多样（默认：%(default)s，"
+    "microgpt 的取值）",
+    "gpt.help_seed": "采样用的随机数种子（默认：%(default)s，与训练命令相同：得到它打印的那些名字）",
+    "gpt.out_step": "第 {step}/{total} 步  损失 {loss:.4f}",
+    "gpt.out_loss": "第一步的损失 {first:.4f}，最后 {n} 步的平均损失 {last:.4f}",
+    "gpt.out_sample": "样本 {i:2d}：{name}",
+    "gpt.plot_loss": "每一步的损失（一个名字）",
+    "gpt.plot_mean": "最近 {n} 步的平均值",
+    "gpt.plot_title": "{spec}，{docs:,} 个名字",
+    "gpt.err_option": "{option} 不适用于 --data names：它训练 microgpt 的 GPT（可用的选项："
+    "--steps、--lr、--seed、--out、--no-plot、--quiet 和 --lang）",
+    "gpt.err_diverged": "训练发散了（{why}）；试试更小的 --lr",
+    "gpt.err_no_model": "{path}：文件不存在；micrograd train --data names 会写出一个"
+    "（micrograd-out/gpt.json）",
+    "gpt.err_bad_model": "不是 micrograd 能读取的 GPT 模型文件：{why}",
 }

@@ -2,15 +2,19 @@
 
 backward() runs as the learner wrote it, with every node's `_backward` wrapped to record when it
 ran, with which grad, and what it added: a node that runs before all the Values made from it have
-passed their share (the Stack Exchange question's global `visited` set) is named, and so is a
-closure that adds the wrong amount. Expected numbers come from micrograd's engine.
+passed their share (the Stack Exchange question's global `visited` set, or the topological order
+walked inputs first) is named, and so is a closure that adds the wrong amount. Two backward()
+calls on graphs that share their leaves must add up on the leaves. A chain deeper than Python's
+recursion limit is a challenge, not a failure: the lecture's recursive sort passes with a note.
+Expected numbers come from micrograd's engine.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -21,7 +25,7 @@ from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text
 
-CHAIN = 100_000
+CHAIN = 20_000  # deeper than the recursion limit learner code runs under (10,000)
 Graph = tuple[Any, dict[str, Any], list[str]]  # (root, named Values, the leaves' names)
 
 
@@ -58,6 +62,20 @@ def chain(V: Any, x: float, n: int = CHAIN) -> Graph:
     for _ in range(n):
         v = v + c
     return v, {"a": a, "c": c}, ["a", "c"]
+
+
+def two_losses(V: Any, x: float, y: float) -> tuple[Any, Any, Any, Any]:
+    """a * b and a + b: two graphs with the same leaves and no node in common."""
+    a, b = V(x), V(y)
+    return a * b, a + b, a, b
+
+
+def dismantle(nodes: Sequence[Any]) -> None:
+    """Empty each node's attributes: the graph then frees one node at a time. Freed whole, a
+    chain of Values frees recursively, one C call per Value, and overflows the browser's stack."""
+    for node in nodes:
+        with contextlib.suppress(TypeError):
+            vars(node).clear()
 
 
 @dataclass
@@ -100,6 +118,7 @@ def record(walk: Walk, root: Any) -> tuple[list[Any], list[Call]]:
                 if call.after is None:
                     call.after = [p.grad for p in ins]
 
+        wrapped.__wrapped__ = inner  # type: ignore[attr-defined]  # where the closure is written
         node._backward = wrapped
 
     for node in order:
@@ -145,6 +164,9 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
                     "other", text("practice.root_not_one", lang, found=fmt(call.upstream))
                 )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
+            if late and _inputs_first(calls):
+                words = text("practice.inputs_first", lang, node=walk.label(node))
+                return Problem("not-reversed", words)
             if late:
                 step = text(
                     "practice.too_early",
@@ -174,6 +196,15 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
     return None
 
 
+def _inputs_first(calls: Sequence[Call]) -> bool:
+    """Whether the closures ran in the topological order itself, each after its inputs' (the
+    order walked without `reversed`)."""
+    ran = {id(c.node): i for i, c in enumerate(calls)}
+    return all(
+        ran[id(p)] < i for i, c in enumerate(calls) for p in inputs_of(c.node) if id(p) in ran
+    )
+
+
 # ---------------------------------------------------------------------------- backward
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """The learner's backward() on a + a, b = a + a; c = b + b, the Stack Exchange graph (at its
@@ -197,31 +228,65 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         (text("practice.chain", lang, n=f"{CHAIN:,}"), lambda cls: chain(cls, x), False),
     ]
     result = CheckResult(ex.id, True, seed=seed, lang=lang)
-    first: Problem | None = None
     for title, build, small in graphs:
-        try:
-            root, names, leaves = guarded(title, lang, partial(build, V))
-            walk = Walk({id(v): k for k, v in names.items()}, lang)
-            order, calls = record(walk, root)
-            guarded("backward()", lang, root.backward)
-            problem = analyse(walk, order, calls, root)
-        except LearnerError as e:
-            problem, leaves, names = e.problem, [], {}
-        eroot, enames, _ = build(engine.Value)
-        eroot.backward()
-        for leaf in leaves:
-            row = Row(f"{leaf} ({title})")
-            numeric = _numeric(build, leaf) if small else None
-            row.add(names[leaf].grad, float(enames[leaf].grad), numeric)
-            result.rows.append(row)
-            if problem is None and not close(names[leaf].grad, enames[leaf].grad, rel=1e-6):
-                found, want = fmt(names[leaf].grad), fmt(enames[leaf].grad)
-                fields = {"input": leaf, "found": found, "expected": want, "where": title}
-                problem = Problem("other", text("practice.grad_differs", lang, **fields))
-        if problem is not None:  # the first wrong graph is the lesson; the rest would wait
-            first = Problem(problem.mistake, f"{title}: {problem.step}")
-            break
-    return result.fail(first) if first else result
+        if not small:  # the deep chain comes after the accumulation, which every graph needs
+            problem = _accumulates(V, x, y, lang)
+            if problem is not None:
+                return result.fail(problem)
+        problem = _graph(V, title, build, small, result, lang)
+        if problem is not None and problem.mistake == "recursion-limit" and not small:
+            result.notes.append(text("practice.deep_challenge", lang, n=f"{CHAIN:,}"))
+        elif problem is not None:  # the first wrong graph is the lesson; the rest would wait
+            return result.fail(replace(problem, step=f"{title}: {problem.step}"))
+    return result
+
+
+def _graph(
+    V: Any, title: str, build: Callable[[Any], Graph], small: bool, result: CheckResult, lang: str
+) -> Problem | None:
+    """The learner's backward() on one graph, step by step, its leaves' grads in the table."""
+    order: list[Any] = []
+    try:
+        root, names, leaves = guarded(title, lang, partial(build, V))
+        walk = Walk({id(v): k for k, v in names.items()}, lang)
+        order, calls = record(walk, root)
+        guarded("backward()", lang, root.backward)
+        problem = analyse(walk, order, calls, root)
+    except LearnerError as e:
+        problem, leaves, names = e.problem, [], {}
+    eroot, enames, _ = build(engine.Value)
+    eroot.backward()
+    for leaf in leaves:
+        row = Row(f"{leaf} ({title})")
+        numeric = _numeric(build, leaf) if small else None
+        row.add(names[leaf].grad, float(enames[leaf].grad), numeric)
+        result.rows.append(row)
+        if problem is None and not close(names[leaf].grad, enames[leaf].grad, rel=1e-6):
+            found, want = fmt(names[leaf].grad), fmt(enames[leaf].grad)
+            fields = {"input": leaf, "found": found, "expected": want, "where": title}
+            problem = Problem("other", text("practice.grad_differs", lang, **fields))
+    dismantle(order)
+    return problem
+
+
+def _accumulates(V: Any, x: float, y: float, lang: str) -> Problem | None:
+    """(a * b).backward() then (a + b).backward(): the leaves add what both give them, as the
+    engine's do. A backward() that zeroes every grad first leaves only the second's share."""
+    product, total, a, b = guarded("a * b, a + b", lang, lambda: two_losses(V, x, y))
+    guarded("(a * b).backward()", lang, product.backward)
+    guarded("(a + b).backward()", lang, total.backward)
+    ep, et, ea, eb = two_losses(engine.Value, x, y)
+    ep.backward()
+    et.backward()
+    for name, leaf, want in (("a", a, ea.grad), ("b", b, eb.grad)):
+        if not close(leaf.grad, want, rel=1e-9):
+            key = "practice.zeroes_leaves" if close(leaf.grad, 1.0) else "practice.grad_differs"
+            where = text("practice.two_losses", lang)
+            fields = {"input": name, "found": fmt(leaf.grad), "expected": fmt(want), "where": where}
+            return Problem(
+                "zeroes-leaves" if key.endswith("leaves") else "other", text(key, lang, **fields)
+            )
+    return None
 
 
 def _numeric(build: Callable[[Any], Graph], leaf: str) -> float:

@@ -84,7 +84,8 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         for x, g, w in zip("abc", got, want):
             if first is None and not close(g, w, rel=1e-9, abs_=1e-9):
                 fields = {"input": x, "found": fmt(g), "expected": fmt(w), "where": where}
-                first = Problem("wrong-local", text("practice.gradf_wrong", lang, **fields))
+                step = text("practice.gradf_wrong", lang, **fields)
+                first = Problem("wrong-local", step, hint=0 if x == "a" else 1)  # a's, b's and c's
         forward, central = forward_grad(a, b, c, H), central_grad(a, b, c, H)
         for name, fn, want_h, other in (
             ("numerical_grad", numerical, forward, central),
@@ -96,8 +97,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
                 if first is None and not close(g, w, rel=1e-7, abs_=1e-7):
                     key = "nudged_other_way" if close(g, o, rel=1e-7, abs_=1e-7) else "nudge_wrong"
                     fields = {"fn": name, "input": x, "found": fmt(g), "expected": fmt(w)}
-                    first = Problem(
-                        "other", text(f"practice.{key}", lang, where=f"{where}, h = {H}", **fields)
-                    )
+                    step = text(f"practice.{key}", lang, where=f"{where}, h = {H}", **fields)
+                    first = Problem("other", step, hint=2)  # the hint about nudging
     result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=rows)
     return result.fail(first) if first else result

@@ -1,10 +1,12 @@
 """The check of a learner's Neuron, Layer and MLP: a neuron's forward, MLP(2, [8, 8, 1])'s grads
-against the same network on micrograd's engine, then training it on two moons."""
+against the same network on micrograd's engine, then a few steps of training on two moons,
+step by step against the engine's network trained the same way from the same weights."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -17,7 +19,7 @@ from micrograd.practice.sandbox import LearnerError, function_of, guarded, value
 from micrograd.text import text
 
 MLP_SIZES = [2, 8, 8, 1]
-MAX_STEPS = 200  # training stops as soon as the accuracy is over 0.9
+STEPS = 6  # of full-batch training: each loss must be the engine's, and the last one lower
 
 
 def _act(name: str, x: float) -> float:
@@ -68,15 +70,16 @@ def _check_mlp(
     """A neuron, then the network's forward and grads, then training it: the first that fails
     raises a LearnerError."""
     act = _neuron(Neuron, rng, lang)
-    model, params, row = _network(MLP, act, rng, lang)
-    steps, accuracy = guarded(
-        "training MLP(2, [8, 8, 1])", lang, partial(_train, model, params, seed)
-    )
-    if accuracy <= 0.9:
-        step = text("practice.accuracy", lang, steps=steps, accuracy=f"{accuracy:.2f}")
-        raise LearnerError(Problem("other", step))
+    model, params, row, replica = _network(MLP, act, rng, lang)
+    losses = guarded("training MLP(2, [8, 8, 1])", lang, partial(_train, model, params, seed))
+    wanted = _train(replica, replica.params, seed)
+    for step, (found, want) in enumerate(zip(losses, wanted)):
+        if not close(found, want, rel=1e-9):
+            fields = {"step": step, "found": fmt(found), "expected": fmt(want)}
+            raise LearnerError(Problem("other", text("practice.train_loss", lang, **fields)))
     result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=[row])
-    result.notes.append(f"moons: {accuracy:.2f} after {steps} steps")
+    first, last = fmt(losses[0]), fmt(losses[-1])
+    result.notes.append(text("practice.trained", lang, steps=STEPS, first=first, last=last))
     return result
 
 
@@ -113,9 +116,10 @@ def _all_values(params: list[Any], what: str, lang: str) -> None:
             raise LearnerError(Problem("other", text("practice.param_not_value", lang, **fields)))
 
 
-def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, list[Any], Row]:
+def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, list[Any], Row, Any]:
     """MLP(2, [8, 8, 1])'s parameters, forward and grads against the same network on the engine
-    (its last layer `act` or linear); (the model, its parameters, the row of its grads)."""
+    (its last layer `act` or linear); (the model, its parameters, the row of its grads, a fresh
+    engine replica with the same weights)."""
     model = guarded("MLP(2, [8, 8, 1])", lang, lambda: MLP(2, MLP_SIZES[1:]))
     params = guarded("MLP.parameters()", lang, lambda: list(model.parameters()))
     count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
@@ -129,15 +133,19 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
         )
         raise LearnerError(Problem("other", step))
     _all_values(params, "MLP.parameters()", lang)
+    most = max(Counter(id(p) for p in params).values())
+    if most > 1:  # [Neuron(nin)] * nout: one Neuron, listed nout times
+        step = text("practice.shared_neuron", lang, n=most)
+        raise LearnerError(Problem("shared-neuron", step))
     sample = [[rng.uniform(-1, 2), rng.uniform(-1, 1)] for _ in range(3)]
     outs = [guarded("MLP(2, [8, 8, 1])(x)", lang, partial(model, s)) for s in sample]
     if not all(hasattr(o, "data") for o in outs):
         kind = type(next(o for o in outs if not hasattr(o, "data"))).__name__
         raise LearnerError(Problem("other", text("practice.mlp_output", lang, kind=kind)))
     values = [float(p.data) for p in params]
-    replica = next(
+    last = next(
         (
-            _replica(values, act, last)
+            last
             for last in (act, "linear")
             if all(
                 close(o.data, _replica(values, act, last)(s).data, rel=1e-9)
@@ -146,6 +154,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
         ),
         None,
     )
+    replica = None if last is None else _replica(values, act, last)
     if replica is None:
         fields = {
             "found": fmt(outs[0].data),
@@ -171,33 +180,29 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             found, want = fmt(p.grad), fmt(q.grad)
             step = text("practice.mlp_grad", lang, index=i, found=found, expected=want)
             raise LearnerError(Problem("other", step))
-    return model, params, row
+    assert last is not None
+    return model, params, row, _replica(values, act, last)
 
 
-def _train(model: Any, params: list[Any], seed: int) -> tuple[int, float]:
-    """Full-batch gradient descent with momentum on the mean squared error to labels -1/+1;
-    stops as soon as the training accuracy is over 0.9. Returns (steps, accuracy)."""
-    X, y = moons(n=60, noise=0.1, seed=seed % 100_000)
+def _train(model: Any, params: list[Any], seed: int) -> list[float]:
+    """STEPS steps of full-batch gradient descent with momentum on the mean squared error to
+    labels -1/+1, from the model's weights as they are; the loss before each step."""
+    X, y = moons(n=30, noise=0.1, seed=seed % 100_000)
     targets = [1.0 if t else -1.0 for t in y]
     velocity = [0.0] * len(params)
-    accuracy = 0.0
-    for step in range(MAX_STEPS):
+    losses = []
+    for _ in range(STEPS):
         loss = None
-        right = 0
         for x, t in zip(X, targets):
-            out = model(x)
-            right += (float(out.data) > 0) == (t > 0)
-            d = out + (-t)
+            d = model(x) + (-t)
             loss = d * d if loss is None else loss + d * d
-        accuracy = right / len(X)
-        if accuracy > 0.9:
-            return step, accuracy
         assert loss is not None
         loss = loss * (1.0 / len(X))
+        losses.append(float(loss.data))
         for p in params:
             p.grad = 0.0
         loss.backward()
-        for i, p in enumerate(params):  # momentum 0.8: about half the steps of plain SGD here
+        for i, p in enumerate(params):
             velocity[i] = 0.8 * velocity[i] - 0.3 * p.grad
             p.data += velocity[i]
-    return MAX_STEPS, accuracy
+    return losses

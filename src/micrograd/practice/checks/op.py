@@ -7,12 +7,13 @@ from __future__ import annotations
 import random
 import types
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from micrograd import engine
 from micrograd.modes import no_grad
 from micrograd.practice.diagnose import RULES, Known, Walk, inputs_of, topo
-from micrograd.practice.exercises import Exercise, OpSpec, Point
+from micrograd.practice.exercises import Exercise, OpSpec, Point, as_typed
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import aside, text
@@ -31,10 +32,24 @@ def attach(fn: types.FunctionType, ex: Exercise) -> Any:
 
 
 def _operands(spec: OpSpec, leaves: list[Any], point: Point) -> tuple[Any, ...]:
-    """The op's operands: the leaves, or one leaf twice where the point says so."""
+    """The op's operands: the leaves, one leaf twice, or a leaf beside a plain number, as the
+    point says."""
     if spec.arity == 1:
         return (leaves[0],)
+    if point.number is not None:
+        number = as_typed(point.args[point.number])
+        return (leaves[0], number) if point.number == 1 else (number, leaves[0])
     return (leaves[0], leaves[0]) if point.twice else (leaves[0], leaves[1])
+
+
+def _shown(spec: OpSpec, names: Sequence[str], point: Point) -> str:
+    """The op at the point in words: a * b, a * a, a * 2 or 3 * a."""
+    if point.twice:
+        return spec.show.format("a", "a")
+    if point.number is not None:
+        number = fmt(point.args[point.number])
+        return spec.show.format(*(("a", number) if point.number == 1 else (number, "a")))
+    return spec.show.format(*names)
 
 
 def _outputs(spec: OpSpec, operands: tuple[Any, ...], point: Point) -> list[Any]:
@@ -47,8 +62,8 @@ def _outputs(spec: OpSpec, operands: tuple[Any, ...], point: Point) -> list[Any]
 
 def _reference(spec: OpSpec, point: Point) -> tuple[float, list[float], list[float | None]]:
     """Output, engine grads and central differences of the op at `point` (per leaf)."""
-    n = 1 if point.twice else spec.arity
-    xs = list(point.args[:n])
+    xs = [point.args[1 - point.number]] if point.number is not None else list(point.args)
+    xs = xs[: point.leaves()]
 
     def f(values: Sequence[float]) -> float:
         with no_grad():
@@ -76,8 +91,8 @@ def _reference(spec: OpSpec, point: Point) -> tuple[float, list[float], list[flo
 
 def _where(point: Point, names: Sequence[str]) -> str:
     """The point in words: a = 1.5, b = -2 (and k where the op has one)."""
-    n = 1 if point.twice else len(names)
-    where = ", ".join(f"{name} = {fmt(x)}" for name, x in zip(names[:n], point.args))
+    args = [point.args[1 - point.number]] if point.number is not None else point.args
+    where = ", ".join(f"{name} = {fmt(x)}" for name, x in zip(names[: point.leaves()], args))
     return f"{where}, k = {fmt(point.k)}" if point.k_used else where
 
 
@@ -94,7 +109,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         _, grads, numeric = _reference(spec, point)
         for seeded in (False, True):
             found, problem = _run_op(spec, V, point, names, rng if seeded else None, lang)
-            first = first or problem
+            first = _plainer(first, problem)
             if not seeded and found is not None:
                 for row, g, e, d in zip(rows, found, grads, numeric):
                     row.add(g, e, d)
@@ -102,6 +117,48 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
                     first = _differs(found, grads, names, point, lang)
     result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=rows)
     return result.fail(first) if first else result
+
+
+# what the reference's reflected methods return: `2 - a` is asked of a as a.__rsub__(2)
+REFLECTED = {
+    "__radd__": "self + other",
+    "__rmul__": "self * other",
+    "__rsub__": "other + (-self)",
+    "__rtruediv__": "other * self**-1",
+}
+
+
+def _with_number(e: LearnerError, spec: OpSpec, point: Point, what: str, lang: str) -> Exception:
+    """The op raised beside a plain number: name what is missing (the number wrapped in a Value,
+    or the reflected method a number on the left needs)."""
+    if point.number is None or not isinstance(e.__cause__, (AttributeError, TypeError)):
+        return e
+    error = f"{type(e.__cause__).__name__}: {e.__cause__}"
+    if point.number == 1 or isinstance(e.__cause__, AttributeError):
+        step = text("practice.number_unwrapped", lang, what=what, error=error)
+    else:
+        method = "__r" + spec.method.removeprefix("__")
+        fields = {"what": what, "error": error, "method": method, "body": REFLECTED[method]}
+        step = text("practice.number_left", lang, **fields)
+    return LearnerError(Problem("number-operand", step))
+
+
+def _depending(leaves: Sequence[Any], outs: Sequence[Any]) -> set[int]:
+    """The nodes that depend on the leaves (ids): those whose grads the check compares."""
+    found = {id(leaf) for leaf in leaves}
+    for node in topo(outs):
+        if any(id(p) in found for p in inputs_of(node)):
+            found.add(id(node))
+    return found
+
+
+def _plainer(first: Problem | None, other: Problem | None) -> Problem | None:
+    """Of the first failing point and another, the one where the same mistake shows far more
+    (1 - x**2 for 1 - t**2 differs in the sixth digit near 0, visibly at 1.5)."""
+    if first is None or other is None:
+        return first or other
+    plainer = other.mistake == first.mistake and other.gap > 100 * first.gap
+    return other if plainer else first
 
 
 def _differs(
@@ -121,12 +178,15 @@ def _run_op(
 ) -> tuple[list[float] | None, Problem | None]:
     """One run of the learner's op at `point`: plain (grads 0, output grad 1), or seeded (grads
     already there, a random output grad: `=` for `+=` and a missing `* out.grad` show)."""
-    n = 1 if point.twice else spec.arity
-    what = spec.show.format(*names) if not point.twice else spec.show.format("a", "a")
+    what = _shown(spec, names, point)
+    xs = [point.args[1 - point.number]] if point.number is not None else point.args
     try:
-        leaves = guarded(what, lang, lambda: [V(x) for x in point.args[:n]])
+        leaves = guarded(what, lang, lambda: [V(x) for x in xs[: point.leaves()]])
         operands = _operands(spec, leaves, point)
-        outs = guarded(what, lang, lambda: _outputs(spec, operands, point))
+        try:
+            outs = guarded(what, lang, lambda: _outputs(spec, operands, point))
+        except LearnerError as e:
+            raise _with_number(e, spec, point, what, lang) from e
         for out in outs:
             if not all(hasattr(out, a) for a in ("data", "grad", "_prev", "_backward")):
                 kind = type(out).__name__
@@ -134,9 +194,15 @@ def _run_op(
                     "other", text("practice.not_value", lang, what=what, kind=kind)
                 )
         walk = Walk({id(v): name for v, name in zip(leaves, names)}, lang)
+        walk.only = _depending(leaves, outs)  # a number's own grad is no part of the lesson
         for out in outs:
             if {id(p) for p in inputs_of(out)} == {id(o) for o in operands}:
                 walk.known[id(out)] = Known(RULES[spec.rule], operands, point.k)
+            elif point.number is not None and [id(p) for p in inputs_of(out)] == [id(leaves[0])]:
+                # the number kept out of the graph: the op of the leaf and a stand-in for it
+                number = engine.Value(float(operands[point.number]))
+                held = (leaves[0], number) if point.number == 1 else (number, leaves[0])
+                walk.known[id(out)] = Known(RULES[spec.rule], held, point.k)
         expected_out = _reference(spec, point)[0]
         if not close(outs[0].data, expected_out, rel=1e-9):
             where = _where(point, names)
@@ -156,7 +222,7 @@ def _run_op(
         problem = guarded(node + "._backward()", lang, lambda: walk.run(outs, seeds))
         if problem is not None:
             step = aside(problem.step, _where(point, names), lang)
-            return None, Problem(problem.mistake, step)
+            return None, replace(problem, step=step)
         return [(leaf.grad - s) / seeds[0] for leaf, s in zip(leaves, shifts)], None
     except LearnerError as e:
         return None, e.problem

@@ -11,9 +11,9 @@ from typing import Any
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.lecture import graph
 from micrograd.practice.result import CheckResult, Problem, fmt
-from micrograd.teach.explain import explain
+from micrograd.teach.explain import explain, shown
 from micrograd.teach.quiz import Question, answer_is_right, questions, read_answer
-from micrograd.text import text
+from micrograd.text import joined, text
 
 
 def asked(exercise_id: str, lang: str = "en") -> list[Question]:
@@ -35,12 +35,35 @@ def _read(answers: Any, lang: str) -> list[Any]:
     raise TypeError(f"answers must be a sequence of numbers or a file, got {answers!r}")
 
 
-def missed_step(q: Question, found: str, lang: str) -> str:
-    """The first wrong answer in words: the step, what was said, and the two factors."""
-    fields = {"node": q.node, "input": q.input, "found": found, "expected": fmt(q.added)}
-    return text(
+def named_miss(q: Question, found: str, lang: str) -> Problem:
+    """The first wrong answer in words: the step, what was said, the two factors, and the known
+    mistake the number shows (the input's own value, 1 - x**2 for tanh, the running total)."""
+    shown_node, shown_input = shown(q.node), shown(q.input)
+    fields = {"node": shown_node, "input": shown_input, "found": found, "expected": fmt(q.added)}
+    words = text(
         "practice.predict_wrong", lang, local=fmt(q.local), upstream=fmt(q.upstream), **fields
     )
+    x = read_answer(found)
+    if x is None or answer_is_right(x, q.added):
+        return Problem("wrong-local", words)
+    data = q.input_data
+    if (
+        data is not None
+        and q.formula.startswith("tanh(")
+        and (
+            answer_is_right(x, 1 - data * data)
+            or answer_is_right(x, (1 - data * data) * q.upstream)
+        )
+    ):
+        key, mistake = "practice.predict_input_not_output", "input-not-output"
+    elif data is not None and answer_is_right(x, data):
+        key, mistake = "practice.predict_own_value", "own-value"
+    elif q.repeated and answer_is_right(x, q.total):
+        key, mistake = "practice.predict_running_total", "running-total"
+    else:
+        return Problem("wrong-local", words)
+    because = text(key, lang, **fields, local=fmt(q.local), upstream=fmt(q.upstream))
+    return Problem(mistake, joined([words, because], lang))
 
 
 def check(ex: Exercise, answers: Any, seed: int, lang: str) -> CheckResult:
@@ -56,5 +79,5 @@ def check(ex: Exercise, answers: Any, seed: int, lang: str) -> CheckResult:
     for q, typed in zip(qs, said):
         x = read_answer(str(typed))
         if x is None or not answer_is_right(x, q.added):
-            return result.fail(Problem("wrong-local", missed_step(q, str(typed), lang)))
+            return result.fail(named_miss(q, str(typed), lang))
     return result

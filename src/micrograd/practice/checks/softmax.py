@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.diagnose import Walk
+from micrograd.practice.diagnose import Walk, topo
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
@@ -52,6 +53,18 @@ def _values(what: str, found: Any, lang: str) -> None:
             )
 
 
+def _cut(probs: list[Any], leaves: list[Any], names: dict[int, str], lang: str) -> Problem | None:
+    """The first probability whose graph does not reach every logit: a number taken out of the
+    graph with .data (a float denominator) cuts the logits' gradients there."""
+    for i, p in enumerate(probs):
+        reached = {id(node) for node in topo([p])}
+        missing = [names[id(v)] for v in leaves if id(v) not in reached]
+        if missing:
+            fields = {"i": i, "logit": missing[0]}
+            return Problem("graph-cut", text("practice.graph_cut", lang, **fields))
+    return None
+
+
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """softmax and nll on the learner's Value at random logits and edge cases: the forward, each
     backward step (the first wrong one named), and each logit's grad against micrograd's."""
@@ -79,6 +92,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
                     "practice.softmax_forward", lang, i=i, found=fmt(p.data), expected=fmt(w)
                 )
                 first = Problem("wrong-forward", step)
+        first = first or _cut(probs, leaves, names, lang)
         if first is not None:  # the loss of wrong probabilities may not even exist
             break
         loss = guarded("nll(probs, target)", lang, partial(nll, probs, target))
@@ -92,7 +106,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         if problem is not None:
             where = ", ".join(fmt(x) for x in values)
             note = joined([f"logits {where}", f"target {target}"], lang)
-            first = Problem(problem.mistake, aside(problem.step, note, lang))
+            first = replace(problem, step=aside(problem.step, note, lang))
         for i, (leaf, w, d) in enumerate(zip(leaves, grads_want, numeric)):
             rows[i].add(leaf.grad, w, d)
             if first is None and not close(leaf.grad, w, rel=1e-6, abs_=1e-9):

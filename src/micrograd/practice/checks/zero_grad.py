@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.diagnose import topo
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
@@ -57,12 +56,11 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     guarded("root.backward()", lang, root.backward)
     first = a.grad
     guarded("zero_grad_all(root)", lang, lambda: zero_grad_all(root))
-    names = {id(a): "a", id(m): "(a * a)", id(root): "root"}
-    for node in topo([root]):
+    # the first one left, leaves first: each is named by what it is and how far below root
+    for node, name, depth in ((a, "a", 2), (m, "(a * a)", 1), (root, "root", 0)):
         if not close(node.grad, 0):
-            step = text(
-                "practice.still_set", lang, node=names.get(id(node), "?"), value=fmt(node.grad)
-            )
+            key = "practice.leaf_still_set" if node is a else "practice.still_set"
+            step = text(key, lang, node=name, value=fmt(node.grad), depth=depth)
             raise LearnerError(Problem("not-reset", step))
     guarded("root.backward()", lang, root.backward)
     e = engine.Value(x)

@@ -152,15 +152,15 @@ class Value:
         # 3. each Value's _backward(), outputs before inputs
         topo = []
         visited = set()
-        stack = [(self, False)]
-        while stack:  # a loop, not recursion: a chain of any length works
-            v, expanded = stack.pop()
-            if expanded:
-                topo.append(v)
-            elif v not in visited:
+
+        def build_topo(v):  # the lecture's recursion: one Python call per Value on the path
+            if v not in visited:
                 visited.add(v)
-                stack.append((v, True))
-                stack.extend((child, False) for child in v._prev)
+                for child in v._prev:
+                    build_topo(child)
+                topo.append(v)
+
+        build_topo(self)
         self.grad = 1.0
         for v in reversed(topo):
             v._backward()
