@@ -309,6 +309,11 @@ HELP_CASES = [
         ],
     ),
     (
+        ["sample"],
+        ["加载 `micrograd train --data names` 保存的 GPT", "温度，用来除 logits", "模型文件"],
+        ["Load a GPT saved by", "how many names (default: 10)", "the model file"],
+    ),
+    (
         ["practice", "start"],
         ["写出 ./practice/ID.py：任务说明", "改为写出 ID.ipynb"],
         ["write ./practice/ID.py: the task and a stub to fill in", "write ID.ipynb instead"],
@@ -594,3 +599,92 @@ def test_version_names_the_distribution_in_english_and_chinese(argv, locale, cap
         main(argv)
     assert e.value.code == 0
     assert capsys.readouterr().out == f"micrograd-plus {__version__}\n"
+
+
+# ---------------------------------------------------------------------------- the GPT
+@pytest.fixture(scope="module")
+def names_run(tmp_path_factory):
+    """`micrograd train --data names --steps 30`, in English with its picture: (folder, stdout)."""
+    out = tmp_path_factory.mktemp("gpt")
+    import contextlib
+    import io
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        code = main(
+            ["train", "--data", "names", "--steps", "30", "--out", str(out), "--lang", "en"]
+        )
+    assert code == 0
+    return out, printed.getvalue()
+
+
+SAMPLE_LINE = {"en": r"sample +(\d+): ([a-z]*)", "zh": r"样本 +(\d+)：([a-z]*)"}
+
+
+def _gpt_output(printed, lang):
+    """(first loss, final loss, the sampled names) of what `train --data names` printed."""
+    numbers = [float(x) for x in re.findall(r"\d+\.\d{4}", printed.splitlines()[0])]
+    samples = re.findall(SAMPLE_LINE[lang], printed)
+    assert [int(i) for i, _ in samples] == list(range(1, 11))
+    return numbers[0], numbers[1], [name for _, name in samples]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_train_on_names_lowers_the_loss_saves_the_model_and_samples_ten(
+    names_run, tmp_path, capsys, lang
+):
+    if lang == "en":
+        out, printed = names_run
+        assert (out / "gpt_loss.png").read_bytes().startswith(PNG)
+        assert "trained 30 steps in " in printed and "wrote gpt.json, gpt_loss.png to" in printed
+    else:  # no picture: the Chinese font may be missing here
+        out = tmp_path / "zh"
+        args = ["--steps", "30", "--out", str(out), "--lang", "zh", "--no-plot"]
+        assert main(["train", "--data", "names", *args]) == 0
+        printed = capsys.readouterr().out
+        assert printed.startswith("第一步的损失 ") and "训练了 30 步" in printed
+    first, final, samples = _gpt_output(printed, lang)
+    assert final < first  # 3.57 at the first step, 2.72 over the last 3
+    assert len(samples) == 10 and any(samples)
+    doc = json.loads((out / "gpt.json").read_text())
+    assert doc["architecture"]["type"] == "GPT" and len(doc["parameters"]) == 4192
+    assert doc["tokenizer"]["chars"] == "abcdefghijklmnopqrstuvwxyz"
+
+
+def test_sample_draws_from_the_saved_model(names_run, capsys):
+    out, printed = names_run
+    model = str(out / "gpt.json")
+    _, _, trained = _gpt_output(printed, "en")
+    code, said, err = run_cli(capsys, "sample", model)
+    assert code == 0 and err == ""
+    assert re.findall(SAMPLE_LINE["en"], said) == [(str(i), n) for i, n in enumerate(trained, 1)]
+    code, said, _ = run_cli(capsys, "sample", model, "-n", "3", "--seed", "4", "--lang", "zh")
+    assert code == 0 and len(re.findall(SAMPLE_LINE["zh"], said)) == 3
+    code, again, _ = run_cli(capsys, "sample", model, "-n", "3", "--seed", "4", "--lang", "zh")
+    assert again == said  # seeded
+    code, hot, _ = run_cli(capsys, "sample", model, "-n", "3", "--temperature", "5")
+    assert code == 0 and len(hot.splitlines()) == 3
+
+
+def test_sample_refuses_a_bad_model_file_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "micrograd-model", "version": 1, "architecture": {"type": "GPT"}}')
+    mlp = tmp_path / "mlp.json"
+    assert main(["train", "--steps", "1", "--no-plot", "--quiet", "--out", str(tmp_path)]) == 0
+    os.rename(tmp_path / "model.json", mlp)
+    capsys.readouterr()
+    cases = [
+        (["sample", str(tmp_path / "none.json")], 1, "none.json: no such file"),
+        (["sample", str(bad)], 1, "architecture vocab_size must be an integer >= 1"),
+        (["sample", str(mlp)], 1, 'architecture must be {"type": "GPT", ...}'),
+        (["sample", str(tmp_path)], 1, "micrograd: error: "),  # a folder
+        (["sample", str(bad), "--lang", "zh"], 1, "不是 micrograd 能读取的 GPT 模型文件"),
+        (["sample", str(bad), "-n", "0"], 2, "expected a finite number above 0"),
+        (["sample", str(bad), "--temperature", "0"], 2, "expected a finite number above 0"),
+        (["sample"], 2, "the following arguments are required: MODEL"),
+        (["train", "--data", "names", "--hidden", "8"], 2, "--hidden does not apply to --data"),
+    ]
+    for argv, status, words in cases:
+        code, _, err = run_cli(capsys, *argv)
+        assert code == status and err.count("\n") == 1 and words in err, (argv, err)
+        assert "Traceback" not in err

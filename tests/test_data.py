@@ -123,3 +123,56 @@ def test_mnist_headers_that_claim_too_much_or_nothing_are_clear_errors(tmp_path,
         with pytest.raises(ValueError, match=f"train-images-idx3-ubyte.*{words}"):
             mnist(str(tmp_path))
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KB
+
+
+def test_names_ship_with_the_package():
+    import re
+
+    from micrograd.data import names
+
+    found = names()
+    assert len(found) == 5163  # the Census's 1,219 male and 4,275 female names, 331 in both
+    assert all(re.fullmatch("[a-z]+", n) for n in found)
+    assert len(set(found)) == len(found)
+    assert found[:3] == ["james", "john", "robert"] and "mary" in found  # the lists' order
+    assert names() == found  # the same every time
+
+
+def test_the_character_tokenizer_round_trips_every_name():
+    from micrograd.data import CharTokenizer, names
+
+    tok = CharTokenizer(names())
+    assert tok.chars == "abcdefghijklmnopqrstuvwxyz" and tok.bos == 26 and tok.vocab_size == 27
+    assert tok.encode("emma") == [26, 4, 12, 12, 0, 26]  # microgpt's BOS on both sides
+    assert all(tok.decode(tok.encode(n)) == n for n in names())
+    assert tok.encode("") == [26, 26] and tok.decode([]) == ""
+    assert repr(tok) == "CharTokenizer('abcdefghijklmnopqrstuvwxyz')"
+    assert CharTokenizer(["ba", "ca"]).chars == "abc"  # sorted, each once
+    with pytest.raises(ValueError, match="'É' in 'Émile' is not one of its characters"):
+        tok.encode("Émile")
+    with pytest.raises(ValueError, match="27 is not a token id in 0..26"):
+        tok.decode([0, 27])
+    with pytest.raises(ValueError, match="have no characters"):
+        CharTokenizer(["", ""])
+    with pytest.raises(TypeError, match="documents must be strings"):
+        CharTokenizer([["a"]])
+
+
+def test_documents_reads_one_a_line(tmp_path):
+    from micrograd.data import documents
+
+    path = tmp_path / "docs.txt"
+    path.write_text("  anna\n\nbob  \r\nç\n\n", encoding="utf-8")
+    assert documents(path) == ["anna", "bob", "ç"]
+    long = "x" * 100  # kept whole: GPT.loss trains on its first block_size + 1 tokens
+    path.write_text(long + "\n")
+    assert documents(path) == [long]
+    for content, words in [(b"", "has no documents"), (b"\n  \n", "has no documents")]:
+        path.write_bytes(content)
+        with pytest.raises(ValueError, match=words):
+            documents(path)
+    path.write_bytes(b"caf\xe9\n")
+    with pytest.raises(ValueError, match="is not a UTF-8 text file"):
+        documents(path)
+    with pytest.raises(FileNotFoundError):
+        documents(tmp_path / "missing.txt")

@@ -226,7 +226,12 @@ def test_the_wheel_holds_the_package_with_its_data_files_and_metadata(built):
         entry_points = z.read(f"{info}/entry_points.txt").decode()
     package = {name for name in names if name.startswith("micrograd/")}
     assert package == package_files()
-    for needed in ("engine.py", "datasets/digits.csv.gz", "teach/pages/stepper.html"):
+    for needed in (
+        "engine.py",
+        "datasets/digits.csv.gz",
+        "datasets/names.txt.gz",
+        "teach/pages/stepper.html",
+    ):
         assert f"micrograd/{needed}" in package
     assert "Name: micrograd-plus\n" in metadata
     assert f"Version: {pyproject_version()}\n" in metadata

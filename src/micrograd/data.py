@@ -2,6 +2,8 @@
 handwritten digits shipped with the package, MNIST read from its standard files, and a split.
 
 Each returns (X, y): X a list of points (lists of floats), y a list of class indices 0..K-1.
+For a GPT: documents, one string each (`names()` shipped, `documents(path)` from a text file),
+and `CharTokenizer`, which turns them into token ids and back.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 import os
 import random
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any, overload
 
@@ -304,3 +306,74 @@ def split(
         (Xs[cut : cut + n_val], ys[cut : cut + n_val]),
         (Xs[cut + n_val :], ys[cut + n_val :]),
     )
+
+
+# ---------------------------------------------------------------------------- documents for a GPT
+def names() -> list[str]:
+    """The 5,163 US first names shipped with the package (1990 Census, public domain; see
+    micrograd/datasets/README.md): lower case a-z, each once, the male list and then the female
+    one, each in the Census's order (most frequent first)."""
+    raw = resources.files("micrograd").joinpath("datasets/names.txt.gz").read_bytes()
+    return gzip.decompress(raw).decode("ascii").split()
+
+
+def documents(path: str | os.PathLike[str]) -> list[str]:
+    """The documents of a UTF-8 text file, one a line (microgpt's input.txt): each line without
+    the white space around it, empty lines skipped. ValueError for a file that is not UTF-8 or has
+    no document. Any length is kept: a document longer than a GPT's block_size - 1 characters
+    trains on its first block_size + 1 tokens (GPT.loss), as in microgpt."""
+    name = os.fsdecode(path)
+    try:
+        with open(name, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise ValueError(f"documents: {name} is not a UTF-8 text file ({e.reason})") from None
+    docs = [line.strip() for line in text.splitlines() if line.strip()]
+    if not docs:
+        raise ValueError(f"documents: {name} has no documents (every line is empty)")
+    return docs
+
+
+class CharTokenizer:
+    """Characters as token ids, as microgpt's tokenizer: the documents' distinct characters,
+    sorted, are ids 0..n-1, and id n is BOS, which marks where a document begins and ends."""
+
+    def __init__(self, docs: Iterable[str]) -> None:
+        docs = list(docs)
+        for doc in docs:
+            if not isinstance(doc, str):
+                raise TypeError(f"CharTokenizer: documents must be strings, got {doc!r}")
+        self.chars = "".join(sorted(set("".join(docs))))
+        if not self.chars:
+            raise ValueError("CharTokenizer: the documents have no characters")
+        self.bos = len(self.chars)
+        self._ids = {c: i for i, c in enumerate(self.chars)}
+
+    @property
+    def vocab_size(self) -> int:
+        """The number of token ids: the characters and BOS."""
+        return len(self.chars) + 1
+
+    def encode(self, doc: str) -> list[int]:
+        """[BOS, the characters' ids..., BOS]; ValueError naming a character it does not know."""
+        try:
+            return [self.bos, *(self._ids[c] for c in doc), self.bos]
+        except KeyError as e:
+            shown = doc if len(doc) <= 40 else doc[:40] + "..."
+            raise ValueError(
+                f"CharTokenizer: {e.args[0]!r} in {shown!r} is not one of its characters "
+                f"{self.chars!r}"
+            ) from None
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """The characters of `ids`, BOS left out; ValueError naming an id out of range."""
+        out = []
+        for i in ids:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= self.bos:
+                raise ValueError(f"CharTokenizer: {i!r} is not a token id in 0..{self.bos}")
+            if i != self.bos:
+                out.append(self.chars[i])
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return f"CharTokenizer({self.chars!r})"  # its characters: the same tokenizer again

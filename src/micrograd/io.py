@@ -1,6 +1,8 @@
 """Saving and loading models as JSON: a versioned format, safe writes, strict checks on load.
 
-Every file this package writes (models, pictures, `-o` of the CLI) goes through `atomic_write`.
+An MLP (save, load, load_into) or a GPT with its tokenizer's characters (save_gpt, load_gpt): one
+format, their "architecture" says which. Every file this package writes (models, pictures, `-o` of
+the CLI) goes through `atomic_write`.
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ import errno
 import json
 import math
 import os
+import random
 import secrets
 import stat
 import sys
 from typing import Any
 
-from micrograd.nn import ACTIVATIONS, MLP
+from micrograd.data import CharTokenizer
+from micrograd.nn import ACTIVATIONS, GPT, MLP, Module
 
 FORMAT = "micrograd-model"
 VERSION = 1
@@ -215,15 +219,20 @@ def _check_document(path: str, doc: dict[str, Any]) -> tuple[list[int], str]:
             f"{path}: MLP{tuple(sizes)} has {count:,} parameters, more than this format's "
             f"{MAX_PARAMETERS:,}; for models that size, use PyTorch (micrograd.export.to_torch)"
         )
+    _check_parameters(path, doc, count, f"MLP{tuple(sizes)}")
+    return sizes, activation
+
+
+def _check_parameters(path: str, doc: dict[str, Any], count: int, model: str) -> None:
+    """The document's parameters: a dict of exactly `count` finite numbers."""
     params = doc.get("parameters")
     if not isinstance(params, dict) or len(params) != count:
         found = len(params) if isinstance(params, dict) else type(params).__name__
-        raise ValueError(f"{path}: MLP{tuple(sizes)} has {count} parameters, the file {found}")
+        raise ValueError(f"{path}: {model} has {count} parameters, the file {found}")
     for name, value in params.items():
         if type(value) not in (int, float) or not math.isfinite(_as_float(value)):
             shown = repr(value) if len(repr(value)) < 40 else repr(value)[:40] + "..."
             raise ValueError(f"{path}: parameter {name!r} is {shown}, not a finite number")
-    return sizes, activation
 
 
 def _as_float(x: int | float) -> float:
@@ -257,8 +266,114 @@ def load_into(model: MLP, path: str | bytes | os.PathLike[Any]) -> None:
     _load_parameters(model, name, doc)
 
 
-def _load_parameters(model: MLP, path: str, doc: dict[str, Any]) -> None:
+def _load_parameters(model: Module, path: str, doc: dict[str, Any]) -> None:
     try:
         model.load_state_dict(doc["parameters"])
     except (ValueError, OverflowError) as e:
         raise ValueError(f"{path}: {e}") from None
+
+
+# ---------------------------------------------------------------------------- a GPT and its tokenizer
+GPT_SIZES = ("vocab_size", "block_size", "n_layer", "n_embd", "n_head")
+
+
+def gpt_parameter_count(
+    vocab_size: int, block_size: int, n_layer: int, n_embd: int, n_head: int
+) -> int:
+    """The parameters of GPT(...) with these sizes: wte, wpe, lm_head, and per layer the four
+    attention matrices (n_embd x n_embd) and the MLP's two (4 n_embd x n_embd)."""
+    return n_embd * (2 * vocab_size + block_size) + n_layer * 12 * n_embd * n_embd
+
+
+def gpt_to_json(model: GPT, tokenizer: CharTokenizer) -> dict[str, Any]:
+    """The GPT and its tokenizer as a JSON-ready dict: format, version, architecture (the
+    GPT's config), the tokenizer's characters, and the parameters."""
+    if tokenizer.vocab_size != model.vocab_size:
+        raise ValueError(
+            f"the tokenizer has {tokenizer.vocab_size} token ids, the model {model.spec} "
+            f"{model.vocab_size}: they do not belong together"
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "architecture": {"type": "GPT", **model.config},
+        "tokenizer": {"type": "characters", "chars": tokenizer.chars},
+        "parameters": model.state_dict(),
+    }
+
+
+def gpt_bytes(model: GPT, tokenizer: CharTokenizer, path: str = "the model") -> bytes:
+    """The GPT file's contents; ValueError if load_gpt() could not read them back."""
+    doc = gpt_to_json(model, tokenizer)
+    _check_gpt_document(path, doc)
+    return json.dumps(doc, indent=1, allow_nan=False).encode()
+
+
+def save_gpt(model: GPT, tokenizer: CharTokenizer, path: str | bytes | os.PathLike[Any]) -> None:
+    """Write the GPT and its tokenizer's characters to `path` as JSON, atomically; refuses
+    (ValueError, nothing written) what load_gpt() could not read back."""
+    atomic_write(path, gpt_bytes(model, tokenizer, os.fsdecode(path)))
+
+
+def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int], str]:
+    """The GPT's config and its tokenizer's characters, checked before anything is built, with
+    exactly the parameters that config needs, at most MAX_PARAMETERS of them."""
+    arch = doc.get("architecture")
+    if not isinstance(arch, dict) or arch.get("type") != "GPT":
+        shown = repr(arch) if len(repr(arch)) < 80 else repr(arch)[:80] + "..."
+        raise ValueError(f'{path}: architecture must be {{"type": "GPT", ...}}, got {shown}')
+    unknown = sorted(set(arch) - {"type", *GPT_SIZES})
+    if unknown:
+        raise ValueError(f"{path}: unknown entries in the GPT's architecture: {unknown[:5]}")
+    config: dict[str, int] = {}
+    for key in GPT_SIZES:
+        n = arch.get(key)
+        if type(n) is not int or n < 1:
+            raise ValueError(f"{path}: architecture {key} must be an integer >= 1, got {n!r}")
+        config[key] = n
+    if config["n_embd"] % config["n_head"]:
+        raise ValueError(
+            f"{path}: n_embd={config['n_embd']} is not a multiple of n_head={config['n_head']}"
+        )
+    count = gpt_parameter_count(**config)
+    if count > MAX_PARAMETERS:
+        raise ValueError(
+            f"{path}: this GPT has {count:,} parameters, more than this format's {MAX_PARAMETERS:,}"
+        )
+    tokenizer = doc.get("tokenizer")
+    chars = tokenizer.get("chars") if isinstance(tokenizer, dict) else None
+    if (
+        not isinstance(tokenizer, dict)
+        or tokenizer.get("type") != "characters"
+        or not isinstance(chars, str)
+        or not chars
+        or "".join(sorted(set(chars))) != chars
+    ):
+        shown = repr(tokenizer) if len(repr(tokenizer)) < 80 else repr(tokenizer)[:80] + "..."
+        raise ValueError(
+            f'{path}: tokenizer must be {{"type": "characters", "chars": "..."}} with its '
+            f"distinct characters in sorted order, got {shown}"
+        )
+    if len(chars) + 1 != config["vocab_size"]:
+        raise ValueError(
+            f"{path}: the tokenizer's {len(chars)} characters and BOS are {len(chars) + 1} "
+            f"token ids, but vocab_size is {config['vocab_size']}"
+        )
+    spec = "GPT(" + ", ".join(f"{k}={v}" for k, v in config.items()) + ")"
+    _check_parameters(path, doc, count, spec)
+    return config, chars
+
+
+def load_gpt(path: str | bytes | os.PathLike[Any]) -> tuple[GPT, CharTokenizer]:
+    """A new GPT built from the file's config, with its parameters, and its tokenizer. Python's
+    random is left as it was: building the GPT draws weights, which the file's then replace."""
+    name = os.fsdecode(path)
+    doc = _read(name)
+    config, chars = _check_gpt_document(name, doc)
+    state = random.getstate()
+    try:
+        model = GPT(**config)
+    finally:
+        random.setstate(state)
+    _load_parameters(model, name, doc)
+    return model, CharTokenizer([chars])

@@ -1,7 +1,9 @@
-"""Neural-network building blocks made of Values: Module, Neuron, Layer, MLP.
+"""Neural-network building blocks made of Values: Module, Neuron, Layer, MLP, and a GPT.
 
 Compatible with the original micrograd: same constructors, same use of Python's `random` (so
 `random.seed(1337)` reproduces a run), and `MLP(...)(x)` returns a bare Value when it has one output.
+The GPT is Karpathy's microgpt (2026) as modules: Embedding, Linear, rmsnorm, CausalSelfAttention,
+MLPBlock, Block and GPT, with its defaults and its initialisation.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ import math
 import numbers
 import random
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from micrograd.engine import Value
+from micrograd.losses import cross_entropy, logsumexp
+
+if TYPE_CHECKING:
+    from micrograd.data import CharTokenizer
 
 Input = Sequence[Union[Value, float]]
 
@@ -208,3 +214,341 @@ class MLP(Module):
         """The call that builds this architecture, e.g. "MLP(2, [16, 16, 1], activation='relu')"."""
         s = self.sizes
         return f"MLP({s[0]}, {s[1:]}, activation={self.activation!r})"
+
+
+# ---------------------------------------------------------------------------- a GPT
+# Karpathy's microgpt (2026), module by module: the same model, defaults and initialisation. Every
+# weight is drawn from N(0, 0.08**2) with Python's random.gauss, in microgpt's order (wte, wpe,
+# lm_head, then each layer's wq, wk, wv, wo, fc1, fc2), so random.seed(s) reproduces a model, and
+# named_parameters() lists them in that order too: the order of microgpt's `params`.
+INIT_STD = 0.08
+RMSNORM_EPS = 1e-5
+
+
+def _positive_int(owner: str, **sizes: Any) -> None:
+    for name, n in sizes.items():
+        if type(n) is not int or n < 1:
+            raise ValueError(f"{owner}: {name} must be a positive integer, got {n!r}")
+
+
+def _gauss_matrix(rows: int, cols: int, std: float) -> list[list[Value]]:
+    return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]
+
+
+def _matrix_named(weight: list[list[Value]]) -> list[tuple[str, Value]]:
+    return [(f"weight.{i}.{j}", w) for i, row in enumerate(weight) for j, w in enumerate(row)]
+
+
+class Embedding(Module):
+    """A table of `num` learned vectors of `dim` numbers: `emb(i)` is row i (a token's or a
+    position's vector)."""
+
+    def __init__(self, num: int, dim: int, std: float = INIT_STD) -> None:
+        _positive_int("Embedding", num=num, dim=dim)
+        self.weight = _gauss_matrix(num, dim, std)
+
+    def __call__(self, i: int) -> list[Value]:
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < len(self):
+            raise ValueError(f"{self!r}: index must be an integer in 0..{len(self) - 1}, got {i!r}")
+        return self.weight[i]
+
+    def __len__(self) -> int:
+        return len(self.weight)
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return _matrix_named(self.weight)
+
+    def parameters(self) -> list[Value]:
+        return [w for row in self.weight for w in row]
+
+    def __repr__(self) -> str:
+        return f"Embedding({len(self.weight)}, {len(self.weight[0])})"
+
+
+class Linear(Module):
+    """y = W x with no bias: `nout` rows of `nin` weights, one dot product per row (microgpt's
+    `linear`; Layer has biases and the original's uniform initialisation, so it does not fit)."""
+
+    def __init__(self, nin: int, nout: int, std: float = INIT_STD) -> None:
+        _positive_int("Linear", nin=nin, nout=nout)
+        self.weight = _gauss_matrix(nout, nin, std)
+
+    def __call__(self, x: Input) -> list[Value]:
+        if len(x) != len(self.weight[0]):
+            raise ValueError(f"{self!r} expects {len(self.weight[0])} inputs, got {len(x)}")
+        # each output as a Neuron's, sum(w * x) from a zero Value instead of the bias
+        return [sum((wi * xi for wi, xi in zip(row, x)), Value(0.0)) for row in self.weight]
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return _matrix_named(self.weight)
+
+    def parameters(self) -> list[Value]:
+        return [w for row in self.weight for w in row]
+
+    def __repr__(self) -> str:
+        return f"Linear({len(self.weight[0])}, {len(self.weight)})"
+
+
+def rmsnorm(x: Sequence[Value], eps: float = RMSNORM_EPS) -> list[Value]:
+    """x / sqrt(mean(x**2) + eps): x rescaled to a root mean square of about 1.
+
+    A function, not a Module: microgpt's has no learned scale, so it has no parameters to list,
+    save or load (a Module would add nothing but a call)."""
+    ms = sum((xi * xi for xi in x), Value(0.0)) / len(x)
+    scale = (ms + eps) ** -0.5
+    return [xi * scale for xi in x]
+
+
+def softmax(logits: Sequence[Value]) -> list[Value]:
+    """exp(z_i) / sum_j exp(z_j), written exp(z_i - logsumexp(z)): losses.logsumexp subtracts the
+    max first, with Value ops only, so no exp overflows and nothing branches on data."""
+    lse = logsumexp(logits)
+    return [(z - lse).exp() for z in logits]
+
+
+class CausalSelfAttention(Module):
+    """Multi-head attention of a token on itself and the tokens before it: their keys and values
+    come from a cache, one token at a time, so no later token can be seen (causal by construction)."""
+
+    def __init__(self, n_embd: int, n_head: int) -> None:
+        _positive_int("CausalSelfAttention", n_embd=n_embd, n_head=n_head)
+        if n_embd % n_head:
+            raise ValueError(
+                f"CausalSelfAttention: n_embd={n_embd} must be a multiple of n_head={n_head}"
+            )
+        self.n_head, self.head_dim = n_head, n_embd // n_head
+        self.wq = Linear(n_embd, n_embd)  # what this token looks for
+        self.wk = Linear(n_embd, n_embd)  # what each token offers to be found by
+        self.wv = Linear(n_embd, n_embd)  # what each token passes on when found
+        self.wo = Linear(n_embd, n_embd)  # the heads' outputs mixed back into one vector
+
+    def __call__(
+        self, x: Sequence[Value], keys: list[list[Value]], values: list[list[Value]]
+    ) -> list[Value]:
+        """The attention output for the token `x`; `keys` and `values` are this layer's cache of
+        the tokens before it, and x's own key and value are appended to them."""
+        q = self.wq(x)
+        keys.append(self.wk(x))
+        values.append(self.wv(x))
+        d = self.head_dim
+        out: list[Value] = []
+        for h in range(self.n_head):  # each head attends with its own slice of d numbers
+            s = slice(h * d, (h + 1) * d)
+            q_h = q[s]
+            scores = [  # q . k / sqrt(d): how well each token so far matches what x looks for
+                sum((qi * ki for qi, ki in zip(q_h, k[s])), Value(0.0)) / math.sqrt(d) for k in keys
+            ]
+            weights = softmax(scores)
+            for j in range(h * d, (h + 1) * d):  # the weighted mean of their values
+                out.append(sum((w * v[j] for w, v in zip(weights, values)), Value(0.0)))
+        return self.wo(out)
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [
+            (f"{name}.{sub}", p)
+            for name in ("wq", "wk", "wv", "wo")
+            for sub, p in getattr(self, name).named_parameters()
+        ]
+
+    def parameters(self) -> list[Value]:
+        return [p for m in (self.wq, self.wk, self.wv, self.wo) for p in m.parameters()]
+
+
+class MLPBlock(Module):
+    """The transformer's MLP: widen to 4 * n_embd, ReLU, back to n_embd (no biases)."""
+
+    def __init__(self, n_embd: int) -> None:
+        self.fc1 = Linear(n_embd, 4 * n_embd)
+        self.fc2 = Linear(4 * n_embd, n_embd)
+
+    def __call__(self, x: Sequence[Value]) -> list[Value]:
+        return self.fc2([h.relu() for h in self.fc1(x)])
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [(f"fc1.{n}", p) for n, p in self.fc1.named_parameters()] + [
+            (f"fc2.{n}", p) for n, p in self.fc2.named_parameters()
+        ]
+
+    def parameters(self) -> list[Value]:
+        return [*self.fc1.parameters(), *self.fc2.parameters()]
+
+
+class Block(Module):
+    """One transformer layer: attention, then the MLP, each reading the rmsnorm of its input and
+    adding its output back onto that input (the residual stream)."""
+
+    def __init__(self, n_embd: int, n_head: int) -> None:
+        self.attn = CausalSelfAttention(n_embd, n_head)
+        self.mlp = MLPBlock(n_embd)
+
+    def __call__(
+        self, x: list[Value], keys: list[list[Value]], values: list[list[Value]]
+    ) -> list[Value]:
+        x = [a + r for a, r in zip(self.attn(rmsnorm(x), keys, values), x)]
+        return [m + r for m, r in zip(self.mlp(rmsnorm(x)), x)]
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return [(f"attn.{n}", p) for n, p in self.attn.named_parameters()] + [
+            (f"mlp.{n}", p) for n, p in self.mlp.named_parameters()
+        ]
+
+    def parameters(self) -> list[Value]:
+        return [*self.attn.parameters(), *self.mlp.parameters()]
+
+
+class KVCache:
+    """What a GPT keeps of the tokens it has read in one sequence: each layer's keys and values.
+    Its length is the number of tokens read, which is the position of the next one."""
+
+    def __init__(self, n_layer: int) -> None:
+        self.keys: list[list[list[Value]]] = [[] for _ in range(n_layer)]
+        self.values: list[list[list[Value]]] = [[] for _ in range(n_layer)]
+
+    def __len__(self) -> int:
+        return len(self.keys[0])
+
+
+class GPT(Module):
+    """microgpt's GPT: token and position embeddings, rmsnorm, `n_layer` Blocks, and a separate
+    lm_head (no weight tying) giving the logits of the next token. It reads one token at a time
+    with a KVCache, as microgpt does; defaults are microgpt's."""
+
+    def __init__(
+        self,
+        vocab_size: int,
+        block_size: int = 16,
+        n_layer: int = 1,
+        n_embd: int = 16,
+        n_head: int = 4,
+    ) -> None:
+        _positive_int(
+            "GPT",
+            vocab_size=vocab_size,
+            block_size=block_size,
+            n_layer=n_layer,
+            n_embd=n_embd,
+            n_head=n_head,
+        )
+        if n_embd % n_head:
+            raise ValueError(f"GPT: n_embd={n_embd} must be a multiple of n_head={n_head}")
+        self.vocab_size, self.block_size = vocab_size, block_size
+        self.n_layer, self.n_embd, self.n_head = n_layer, n_embd, n_head
+        self.wte = Embedding(vocab_size, n_embd)  # token embeddings
+        self.wpe = Embedding(block_size, n_embd)  # position embeddings
+        self.lm_head = Linear(n_embd, vocab_size)
+        self.layers = [Block(n_embd, n_head) for _ in range(n_layer)]
+
+    @property
+    def config(self) -> dict[str, int]:
+        """The constructor's arguments: GPT(**model.config) builds the same architecture."""
+        names = ("vocab_size", "block_size", "n_layer", "n_embd", "n_head")
+        return {name: getattr(self, name) for name in names}
+
+    @property
+    def spec(self) -> str:
+        """The call that builds this architecture, e.g. "GPT(vocab_size=27, block_size=16, ...)"."""
+        return "GPT(" + ", ".join(f"{k}={v}" for k, v in self.config.items()) + ")"
+
+    def __repr__(self) -> str:
+        return self.spec
+
+    def new_cache(self) -> KVCache:
+        """An empty cache: the start of a new sequence."""
+        return KVCache(self.n_layer)
+
+    def check_token(self, token: Any, what: str = "token") -> int:
+        """`token` if it is a token id of this model (an integer in 0..vocab_size-1), else a
+        ValueError naming it."""
+        if isinstance(token, bool) or not isinstance(token, numbers.Integral):
+            raise ValueError(f"{self.spec}: a {what} must be an integer id, got {token!r}")
+        index = int(token)
+        if not 0 <= index < self.vocab_size:
+            raise ValueError(
+                f"{self.spec}: {what} {token!r} is out of range 0..{self.vocab_size - 1}"
+            )
+        return index
+
+    def __call__(self, token: int, cache: KVCache) -> list[Value]:
+        """The logits of the token that follows `token`, read after the tokens in `cache` (at
+        position len(cache)); `token`'s keys and values are added to the cache."""
+        pos = len(cache)
+        if len(cache.keys) != self.n_layer:
+            raise ValueError(f"{self.spec}: a cache of {len(cache.keys)} layers; use new_cache()")
+        if pos >= self.block_size:
+            raise ValueError(
+                f"{self.spec}: the sequence is longer than block_size={self.block_size}: no "
+                f"position {pos} (start a new cache)"
+            )
+        token = self.check_token(token)
+        x = [t + p for t, p in zip(self.wte(token), self.wpe(pos))]
+        x = rmsnorm(x)  # microgpt normalises the embeddings too
+        for layer, keys, values in zip(self.layers, cache.keys, cache.values):
+            x = layer(x, keys, values)
+        return self.lm_head(x)
+
+    def forward(self, tokens: Sequence[int]) -> list[list[Value]]:
+        """The logits after each of `tokens` (1 to block_size of them), read one at a time."""
+        if not 1 <= len(tokens) <= self.block_size:
+            raise ValueError(
+                f"{self.spec}: needs 1 to block_size={self.block_size} tokens, got {len(tokens)}"
+            )
+        for t in tokens:  # all checked before anything is built
+            self.check_token(t)
+        cache = self.new_cache()
+        return [self(t, cache) for t in tokens]
+
+    def loss(self, tokens: Sequence[int]) -> Value:
+        """The mean negative log likelihood of each next token, -log softmax(logits)[next], over
+        the first n = min(block_size, len(tokens) - 1) positions: a longer sequence (a document
+        longer than block_size - 1 characters, with its two BOS) trains on its first
+        block_size + 1 tokens, as microgpt does. losses.cross_entropy computes it: logsumexp(z)
+        - z[next] per position, logsumexp being the fused op of the numpy replay."""
+        if len(tokens) < 2:
+            raise ValueError(
+                f"{self.spec}: the loss needs at least 2 tokens (an input and its next), "
+                f"got {list(tokens)!r}"
+            )
+        n = min(self.block_size, len(tokens) - 1)
+        for t in tokens[: n + 1]:
+            self.check_token(t)
+        return cross_entropy(self.forward(tokens[:n]), list(tokens[1 : n + 1]))
+
+    def sample(
+        self,
+        bos: int | CharTokenizer,
+        temperature: float = 0.5,
+        rng: random.Random | None = None,
+    ) -> list[int]:
+        """Token ids drawn one at a time from softmax(logits / temperature), starting after `bos`
+        (a token id, or a tokenizer's .bos), until the model draws bos again (not returned) or
+        block_size tokens are drawn. `rng` draws them; by default Python's random, as microgpt."""
+        start = self.check_token(getattr(bos, "bos", bos), "bos")
+        if not (isinstance(temperature, (int, float)) and 0 < temperature < math.inf):
+            raise ValueError(f"sample: temperature must be a number above 0, got {temperature!r}")
+        choose = (rng or random).choices
+        cache, token, drawn = self.new_cache(), start, []
+        for _ in range(self.block_size):
+            logits = [z.data for z in self(token, cache)]
+            top = max(logits)  # exp of (logit - max) / temperature: at most 1, never overflows
+            weights = [math.exp((z - top) / temperature) for z in logits]
+            token = choose(range(self.vocab_size), weights=weights)[0]
+            if token == start:
+                break
+            drawn.append(token)
+        return drawn
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        named = [
+            (f"{name}.{sub}", p)
+            for name in ("wte", "wpe", "lm_head")
+            for sub, p in getattr(self, name).named_parameters()
+        ]
+        for i, layer in enumerate(self.layers):
+            named += [(f"layers.{i}.{sub}", p) for sub, p in layer.named_parameters()]
+        return named
+
+    def parameters(self) -> list[Value]:
+        params = [*self.wte.parameters(), *self.wpe.parameters(), *self.lm_head.parameters()]
+        for layer in self.layers:
+            params += layer.parameters()
+        return params

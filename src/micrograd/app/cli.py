@@ -1,4 +1,4 @@
-"""The `micrograd` command: demo, train, graph, explain. Run `micrograd --help`."""
+"""The `micrograd` command: demo, train, sample, graph, explain. Run `micrograd --help`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__
+from micrograd.app import gpt
 from micrograd.app.commands import (
     FORMATS,
     IMAGES,
@@ -22,6 +23,7 @@ from micrograd.app.commands import (
     run_train,
 )
 from micrograd.app.defaults import DEFAULTS
+from micrograd.data import names
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
 from micrograd.text import LANGUAGES, columns, language, op_error, usage_error
@@ -89,9 +91,9 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         return
     p.add_argument(
         "--data",
-        choices=[*sorted(SIZES), *IMAGES],
+        choices=[*sorted(SIZES), *IMAGES, "names"],
         default="moons",
-        help=_help("help_data", lang),
+        help=_help("help_data", lang) + say("gpt.help_data", lang, count=len(names())),
     )
     p.add_argument("--data-dir", help=_help("help_data_dir", lang))
     p.add_argument(
@@ -117,7 +119,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--lr",
         type=_number(float, 0, strict=True, lang=lang),
         default=None,
-        help=_help("help_lr", lang),
+        help=_help("help_lr", lang) + say("gpt.help_lr", lang, lr=gpt.LEARNING_RATE),
     )
     p.add_argument(
         "--momentum",
@@ -129,7 +131,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--steps",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,
-        help=_help("help_steps", lang),
+        help=_help("help_steps", lang) + say("gpt.help_steps", lang, steps=gpt.STEPS),
     )
     p.add_argument(
         "--batch-size",
@@ -137,6 +139,41 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         default=None,
         help=_help("help_batch_size", lang),
     )
+
+
+def _train(args: argparse.Namespace) -> int:
+    """`micrograd demo` and `micrograd train`; `--data names` trains a GPT (micrograd.app.gpt)."""
+    if args.data == "names":
+        gpt.run_gpt_training(args)
+        return 0
+    return run_train(args)
+
+
+def _add_sample_command(sub: Any, lang: str) -> None:
+    """Add `sample`: names drawn from a GPT that `train --data names` saved."""
+    p = _command(
+        sub,
+        "sample",
+        lang,
+        help=say("gpt.help_sample", lang),
+        description=say("gpt.about_sample", lang),
+    )
+    p.add_argument("model", metavar="MODEL", help=say("gpt.help_model", lang))
+    p.add_argument(
+        "-n",
+        type=_number(int, 0, strict=True, lang=lang),
+        default=gpt.SAMPLES,
+        help=say("gpt.help_n", lang),
+    )
+    p.add_argument(
+        "--temperature",
+        type=_number(float, 0, strict=True, lang=lang),
+        default=gpt.TEMPERATURE,
+        help=say("gpt.help_temperature", lang),
+    )
+    p.add_argument("--seed", type=int, default=1337, help=say("gpt.help_seed", lang))
+    p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
+    p.set_defaults(run=gpt.sample_command)
 
 
 def _add_expression_commands(sub: Any, lang: str) -> None:
@@ -292,15 +329,13 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     parser.add_argument("--lang", dest="main_lang", choices=LANGUAGES, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in ("demo", "train"):
-        p = _command(
-            sub,
-            name,
-            lang,
-            help=_help(f"help_{name}", lang),
-            description=_help(f"about_{name}", lang),
-        )
+        about = _help(f"about_{name}", lang)
+        if name == "train":
+            about += say("gpt.about_train", lang, count=len(names()), samples=gpt.SAMPLES)
+        p = _command(sub, name, lang, help=_help(f"help_{name}", lang), description=about)
         _add_training_options(p, demo=name == "demo", lang=lang)
-        p.set_defaults(run=run_train)
+        p.set_defaults(run=_train)
+    _add_sample_command(sub, lang)
     _add_expression_commands(sub, lang)
     pg = _command(
         sub,

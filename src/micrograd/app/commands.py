@@ -11,6 +11,7 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
@@ -92,9 +93,9 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
         from micrograd.app.plot import pyplot
 
         pyplot()
-    _check_out_folder(args.out, lang)  # and if the results could not be written
+    check_out_folder(args.out, lang)  # and if the results could not be written
 
-    bar = _progress(args.steps, args.quiet, lang)
+    bar = progress_bar(args.steps, args.quiet, lang)
     start = time.perf_counter()
     done = [0]
 
@@ -146,7 +147,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
                 clf, X_train, y_train, title=title, X_test=X_test, y_test=y_test, lang=drawn
             )
         files["loss.png"] = plot.loss_curve(history, lang=drawn)
-    _write_out_folder(args.out, files)
+    write_out_folder(args.out, files)
     written = list(files)
     if not args.quiet:
         joined = ("、" if lang == "zh" else ", ").join(written)
@@ -197,8 +198,9 @@ def _check_budget(sizes: list[int], args: argparse.Namespace) -> None:
         )
 
 
-def _check_out_folder(folder: str, lang: str = "en") -> None:
-    """OSError now, before training, if the results could not be written into `folder`."""
+def check_out_folder(folder: str, lang: str = "en", outputs: Sequence[str] = OUTPUTS) -> None:
+    """OSError now, before training, if the results (the files `outputs`) could not be written
+    into `folder`."""
     if not folder:
         raise UsageError(say("cli.err_out_empty", lang))
     if os.path.exists(folder) and not os.path.isdir(folder):
@@ -210,13 +212,13 @@ def _check_out_folder(folder: str, lang: str = "en") -> None:
         raise OSError(say("cli.err_out_not_folder", lang, folder=parent))
     if not os.access(parent, os.W_OK):
         raise OSError(say("cli.err_out_no_permission", lang, folder=folder))
-    for name in OUTPUTS:  # a file there that would be refused is refused now
+    for name in outputs:  # a file there that would be refused is refused now
         path = os.path.join(folder, name)
         if os.path.lexists(path):
             check_target(path)
 
 
-def _write_out_folder(folder: str, files: dict[str, bytes]) -> None:
+def write_out_folder(folder: str, files: dict[str, bytes]) -> None:
     """Write the results into `folder`, all or none (micrograd.io.write_files); a folder made for
     them is removed again if they could not be written."""
     made, parent = None, os.path.abspath(folder)
@@ -231,8 +233,9 @@ def _write_out_folder(folder: str, files: dict[str, bytes]) -> None:
         raise
 
 
-def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
-    """A callback (loss, acc) that advances a tqdm bar; (None, None) closes it."""
+def progress_bar(total: int, quiet: bool, lang: str = "en") -> Any:
+    """A callback (loss, acc) that advances a tqdm bar; (None, None) closes it. An acc of None
+    (a GPT's steps have no accuracy) shows the loss alone."""
     if quiet:
         return lambda loss, acc: None
     try:
@@ -246,7 +249,8 @@ def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
             count[0] += 1
             if count[0] % max(1, total // 10) == 0:
                 line = {"step": count[0], "total": total, "loss": loss, "accuracy": acc}
-                print(say("cli.out_step", lang, **line), file=sys.stderr)
+                key = "gpt.out_step" if acc is None else "cli.out_step"
+                print(say(key, lang, **line), file=sys.stderr)
 
         return report
     unit = say("cli.out_unit", lang)
@@ -256,7 +260,10 @@ def _progress(total: int, quiet: bool, lang: str = "en") -> Any:
         if loss is None:
             bar.close()
             return
-        bar.set_postfix(loss=f"{loss:.4f}", acc=f"{acc:.2f}", refresh=False)
+        if acc is None:
+            bar.set_postfix(loss=f"{loss:.4f}", refresh=False)
+        else:
+            bar.set_postfix(loss=f"{loss:.4f}", acc=f"{acc:.2f}", refresh=False)
         bar.update()
 
     return update
@@ -305,8 +312,8 @@ def explain_command(args: argparse.Namespace) -> int:
         text = stepper(out, lang=args.lang, max_nodes=args.max_nodes, quiz=args.quiz).page
     elif args.quiz:  # asked here, one += at a time
         print(f"{out.label} = {fmt_number(out.data)}")
-        quiz(out, lang=args.lang)
-        return 0
+        score = quiz(out, lang=args.lang)
+        return 0 if score.asked == score.total else 1  # left before the end: not done
     else:
         steps = explain(out, max_nodes=args.max_nodes, lang=args.lang)
         text = f"{out.label} = {fmt_number(out.data)}\n{steps}\n"

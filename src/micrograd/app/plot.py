@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 from micrograd.app.train import Classifier
 from micrograd.io import atomic_write
-from micrograd.text import catalog
+from micrograd.text import catalog, text
 
 # Fonts with Chinese characters that matplotlib may find, the most common first.
 CJK_FONTS = (
@@ -161,6 +161,32 @@ def loss_curve(
         acc.set_ylabel(w["train_accuracy"], color="tab:orange")
         acc.set_ylim(0, 1.02)
         data = _png(fig, path)
+    plt.close(fig)
+    return data
+
+
+def next_token_loss(
+    losses: Sequence[float], spec: str, docs: int, mean_of: int, lang: str = "en"
+) -> bytes:
+    """A GPT's training: each step's loss (faint; one document a step makes it noisy) and its
+    running mean over `mean_of` steps, against the step: PNG bytes."""
+    plt = pyplot()
+    drawn = picture_language(lang)
+    running = [
+        sum(losses[max(0, i - mean_of + 1) : i + 1]) / (i + 1 - max(0, i - mean_of + 1))
+        for i in range(len(losses))
+    ]
+    with _drawing(drawn) as w:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        steps = range(1, len(losses) + 1)
+        faint = {"color": "tab:blue", "alpha": 0.3, "lw": 0.8}
+        ax.plot(steps, losses, **faint, label=text("gpt.plot_loss", drawn))
+        ax.plot(steps, running, color="tab:blue", label=text("gpt.plot_mean", drawn, n=mean_of))
+        ax.set_xlabel(w["step"])
+        ax.set_ylabel(w["loss"])
+        ax.set_title(text("gpt.plot_title", drawn, spec=spec, docs=docs), fontsize=9)
+        ax.legend(loc="upper right")
+        data = _png(fig, None)
     plt.close(fig)
     return data
 

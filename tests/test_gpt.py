@@ -1,0 +1,244 @@
+"""The GPT of micrograd.nn (microgpt's): its cache, its initialisation and sampling, microgpt's
+training step, its errors, and saving and loading it with its tokenizer (its PyTorch twin is in
+test_torch_oracle.py)."""
+
+import json
+import math
+import random
+
+import pytest
+
+from micrograd.app.gpt import BETAS, EPS, train_gpt
+from micrograd.data import CharTokenizer, names
+from micrograd.io import gpt_to_json, load, load_gpt, save, save_gpt
+from micrograd.nn import GPT, MLP, Embedding, Linear, rmsnorm, softmax
+
+TOKENIZER = CharTokenizer(names())
+
+
+def test_the_cache_reads_a_token_at_a_time_and_a_prefix_sees_no_later_token():
+    random.seed(1)
+    model = GPT(TOKENIZER.vocab_size)
+    tokens = TOKENIZER.encode("isabella")
+    whole = [[z.data for z in row] for row in model.forward(tokens)]
+    cache = model.new_cache()
+    for pos, t in enumerate(tokens[:4]):
+        assert len(cache) == pos
+        assert [z.data for z in model(t, cache)] == whole[pos]  # the same bits as the whole
+    assert all(len(keys) == 4 for keys in cache.keys + cache.values)
+    assert [[z.data for z in row] for row in model.forward(tokens[:3])] == whole[:3]
+
+
+def test_random_seed_reproduces_microgpts_weights_in_its_order():
+    random.seed(42)
+    model = GPT(27)
+    random.seed(42)
+    drawn = [random.gauss(0, 0.08) for _ in range(len(model.parameters()))]
+    assert [p.data for p in model.parameters()] == drawn
+    assert len(drawn) == 4192  # microgpt's "num params: 4192"
+    named = [n for n, _ in model.named_parameters()]
+    assert named[0] == "wte.weight.0.0" and named[27 * 16] == "wpe.weight.0.0"
+    assert named[27 * 16 + 16 * 16] == "lm_head.weight.0.0"
+    assert named[-1] == "layers.0.mlp.fc2.weight.15.63" and len(set(named)) == len(named)
+    assert [p for _, p in model.named_parameters()] == model.parameters()
+    random.seed(42)
+    assert GPT(27).state_dict() == model.state_dict()
+    random.seed(43)
+    assert GPT(27).state_dict() != model.state_dict()
+
+
+def test_sampling_is_reproducible_and_stops_at_bos():
+    random.seed(2)
+    tok = CharTokenizer(["abcd"])
+    model = GPT(tok.vocab_size, block_size=8, n_embd=4, n_head=2)
+    first = [model.sample(tok, rng=random.Random(5)) for _ in range(3)]
+    assert first == [model.sample(tok, rng=random.Random(5)) for _ in range(3)]
+    rng = random.Random(5)
+    drawn = [model.sample(tok.bos, temperature=2.0, rng=rng) for _ in range(20)]
+    assert all(len(d) <= model.block_size and tok.bos not in d for d in drawn)
+    assert any(len(d) < model.block_size for d in drawn)  # some stopped at BOS
+    assert any(len(d) == model.block_size for d in drawn)  # and some ran to the block's end
+    random.seed(9)
+    a = model.sample(tok)  # Python's random by default, as microgpt
+    random.seed(9)
+    assert model.sample(tok) == a
+
+
+def test_microgpts_training_step_by_hand():
+    """train_gpt is microgpt's loop: Adam(0.85, 0.99, 1e-8) at lr * (1 - step / steps), as
+    microgpt writes it out."""
+    docs = ["ab", "ba", "abc"]
+    tok = CharTokenizer(docs)
+    random.seed(3)
+    model = GPT(tok.vocab_size, block_size=4, n_embd=4, n_head=2)
+    random.seed(3)
+    twin = GPT(tok.vocab_size, block_size=4, n_embd=4, n_head=2)
+    losses = train_gpt(model, tok, docs, steps=3, lr=0.01)
+    params = twin.parameters()
+    m, v = [0.0] * len(params), [0.0] * len(params)
+    (beta1, beta2), lr, expected = BETAS, 0.01, []
+    for step in range(3):
+        loss = twin.loss(tok.encode(docs[step % len(docs)]))
+        loss.backward()
+        expected.append(loss.data)
+        lr_t = lr * (1 - step / 3)
+        for i, p in enumerate(params):
+            m[i] = beta1 * m[i] + (1 - beta1) * p.grad
+            v[i] = beta2 * v[i] + (1 - beta2) * p.grad**2
+            m_hat = m[i] / (1 - beta1 ** (step + 1))
+            v_hat = v[i] / (1 - beta2 ** (step + 1))
+            p.data -= lr_t * m_hat / (v_hat**0.5 + EPS)
+            p.grad = 0
+    assert losses == pytest.approx(expected, rel=1e-12)
+    for p, q in zip(model.parameters(), params):
+        assert p.data == pytest.approx(q.data, rel=1e-9, abs=1e-15)
+
+
+def test_the_building_blocks():
+    random.seed(4)
+    emb, lin = Embedding(3, 2), Linear(2, 3)
+    assert len(emb(2)) == 2 and len(lin(emb(0))) == 3
+    assert len(emb.parameters()) == 6 and len(lin.parameters()) == 6
+    x = rmsnorm([lin.weight[0][0], lin.weight[0][1]])
+    assert sum(v.data**2 for v in x) / 2 == pytest.approx(1, rel=1e-3)
+    probs = softmax([emb.weight[0][0], emb.weight[0][1] + 800.0, emb.weight[1][0]])  # no overflow
+    assert sum(p.data for p in probs) == pytest.approx(1) and probs[1].data == pytest.approx(1)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda m: m.loss([26, 27, 26]), "token 27 is out of range 0..26"),
+        (lambda m: m.loss([26, -1]), "token -1 is out of range"),
+        (lambda m: m.loss([26, True]), "a token must be an integer id, got True"),
+        (lambda m: m.loss([26, "a"]), "got 'a'"),
+        (lambda m: m.loss([]), "at least 2 tokens"),
+        (lambda m: m.loss([26]), "at least 2 tokens (an input and its next), got [26]"),
+        (lambda m: m.forward([]), "needs 1 to block_size=16 tokens, got 0"),
+        (lambda m: m.forward([0] * 17), "needs 1 to block_size=16 tokens, got 17"),
+        (lambda m: m.sample(27), "bos 27 is out of range"),
+        (lambda m: m.sample(26, temperature=0), "temperature must be a number above 0, got 0"),
+        (lambda m: m.sample(26, temperature=math.inf), "temperature must be a number above 0"),
+        (lambda m: GPT(27, n_embd=10, n_head=4), "n_embd=10 must be a multiple of n_head=4"),
+        (lambda m: GPT(0), "vocab_size must be a positive integer, got 0"),
+        (lambda m: GPT(27, block_size=2.5), "block_size must be a positive integer, got 2.5"),
+        (lambda m: m.wte(27), "index must be an integer in 0..26, got 27"),
+        (lambda m: m.lm_head([1.0]), "Linear(16, 27) expects 16 inputs, got 1"),
+    ],
+)
+def test_bad_input_is_a_value_error_naming_the_value(call, words):
+    random.seed(5)
+    model = GPT(27)
+    with pytest.raises(ValueError) as e:
+        call(model)
+    assert words in str(e.value)
+
+
+def test_a_full_cache_refuses_the_next_position():
+    random.seed(6)
+    model = GPT(5, block_size=2, n_embd=4, n_head=2)
+    cache = model.new_cache()
+    model(4, cache)
+    model(0, cache)
+    with pytest.raises(ValueError, match="longer than block_size=2: no position 2"):
+        model(1, cache)
+    with pytest.raises(ValueError, match="a cache of 3 layers"):
+        model(1, GPT(5, block_size=2, n_layer=3, n_embd=4, n_head=2).new_cache())
+
+
+def test_save_and_load_round_trip(tmp_path):
+    random.seed(7)
+    model = GPT(TOKENIZER.vocab_size, block_size=8, n_layer=2, n_embd=8, n_head=2)
+    path = tmp_path / "gpt.json"
+    save_gpt(model, TOKENIZER, path)
+    state = random.getstate()
+    loaded, tok = load_gpt(path)
+    assert random.getstate() == state  # loading draws no number the caller would miss
+    assert loaded.config == model.config and loaded.state_dict() == model.state_dict()
+    assert tok.chars == TOKENIZER.chars and tok.bos == TOKENIZER.bos
+    assert loaded.sample(tok, rng=random.Random(1)) == model.sample(TOKENIZER, rng=random.Random(1))
+    doc = json.loads(path.read_text())
+    assert doc["architecture"] == {"type": "GPT", **model.config}
+    assert doc["tokenizer"] == {"type": "characters", "chars": "abcdefghijklmnopqrstuvwxyz"}
+
+
+def _edit(doc, **changes):
+    out = json.loads(json.dumps(doc))
+    for key, value in changes.items():
+        part, _, field = key.partition("__")
+        if field:
+            out[part][field] = value
+        else:
+            out[part] = value
+    return json.dumps(out)
+
+
+@pytest.fixture(scope="module")
+def gpt_doc():
+    random.seed(8)
+    tok = CharTokenizer(["abc"])
+    return gpt_to_json(GPT(tok.vocab_size, block_size=3, n_embd=4, n_head=2), tok)
+
+
+CORRUPT = {
+    "truncated": (lambda d: json.dumps(d)[:500], "not valid JSON"),
+    "NaN": (
+        lambda d: json.dumps(d).replace(str(d["parameters"]["wte.weight.0.0"]), "NaN", 1),
+        "NaN is not allowed",
+    ),
+    "a string": (
+        lambda d: _edit(d, parameters={**d["parameters"], "wte.weight.0.0": "1"}),
+        "parameter 'wte.weight.0.0' is '1', not a finite number",
+    ),
+    "one missing": (
+        lambda d: _edit(d, parameters=dict(list(d["parameters"].items())[1:])),
+        "n_embd=4, n_head=2) has 236 parameters, the file 235",
+    ),
+    "renamed": (
+        lambda d: _edit(
+            d,
+            parameters={
+                ("x" if k == "wte.weight.0.0" else k): v for k, v in d["parameters"].items()
+            },
+        ),
+        "unexpected ['x']",
+    ),
+    "vocab": (lambda d: _edit(d, architecture__vocab_size=5), "but vocab_size is 5"),
+    "heads": (lambda d: _edit(d, architecture__n_head=3), "n_embd=4 is not a multiple of n_head=3"),
+    "zero layers": (lambda d: _edit(d, architecture__n_layer=0), "n_layer must be an integer >= 1"),
+    "unsorted": (lambda d: _edit(d, tokenizer__chars="cba"), "distinct characters in sorted order"),
+    "no tokenizer": (lambda d: _edit(d, tokenizer=None), "tokenizer must be"),
+    "an MLP": (
+        lambda d: _edit(d, architecture={"type": "MLP"}),
+        'architecture must be {"type": "GPT"',
+    ),
+    "huge": (
+        lambda d: _edit(d, architecture__block_size=10**9),
+        "more than this format's 10,000,000",
+    ),
+    "extra": (lambda d: _edit(d, architecture__dropout=0), "unknown entries"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CORRUPT))
+def test_a_corrupt_file_is_one_clear_value_error(tmp_path, gpt_doc, name):
+    make, words = CORRUPT[name]
+    path = tmp_path / "bad.json"
+    path.write_text(make(gpt_doc))
+    with pytest.raises(ValueError) as e:
+        load_gpt(path)
+    assert str(e.value).startswith(str(path)) and words in str(e.value), str(e.value)
+
+
+def test_mlp_and_gpt_files_are_told_apart(tmp_path):
+    random.seed(9)
+    save(MLP(2, [3, 1]), tmp_path / "mlp.json")
+    with pytest.raises(ValueError, match='architecture must be {"type": "GPT"'):
+        load_gpt(tmp_path / "mlp.json")
+    assert load(tmp_path / "mlp.json").sizes == [2, 3, 1]  # MLP files load as before
+    save_gpt(GPT(27), TOKENIZER, tmp_path / "gpt.json")
+    with pytest.raises(ValueError, match='architecture must be {"type": "MLP"'):
+        load(tmp_path / "gpt.json")
+    with pytest.raises(ValueError, match="do not belong together"):
+        save_gpt(GPT(5), TOKENIZER, tmp_path / "other.json")
+    assert not (tmp_path / "other.json").exists()
