@@ -113,8 +113,8 @@ def test_walking_the_order_forwards_is_named(tmp_path):
     assert result.mistake == "not-reversed"
     assert result.first_wrong_step == (
         "b = a + a; c = b + b: `b._backward()` ran before the nodes made from b: the closures ran "
-        "in the topological order itself, inputs first. Walk it from the output: `for v in "
-        "reversed(topo): v._backward()`"
+        "inputs first. The order to walk is a topological order (each node appended after its "
+        "children) reversed: `for v in reversed(topo): v._backward()`"
     )
 
 
@@ -141,5 +141,5 @@ def test_zeroing_the_grads_inside_backward_fails(tmp_path):
 def test_forgetting_the_output_grad_of_one(tmp_path):
     path = mutate(tmp_path, "        self.grad = 1.0\n        for v", "        for v")
     result = check("backward", path)
-    assert result.mistake == "other"
+    assert result.mistake == "no-output-grad"
     assert "self.grad = 1.0" in result.first_wrong_step

@@ -40,14 +40,26 @@ def test_the_exact_derivative_is_the_lecture_exercise_one():
         (  # numerical_grad written as central differences
             "return [(f(a + h, b, c) - f0) / h, (f(a, b + h, c) - f0) / h, (f(a, b, c + h) - f0) / h]",
             "return symmetric_grad(f, a, b, c, h)",
-            "other",
+            "difference-quotient",
             "the other kind of difference: numerical_grad nudges forward only",
         ),
         (  # symmetric_grad divides by h instead of 2h
             "(f(a + h, b, c) - f(a - h, b, c)) / (2 * h)",
             "(f(a + h, b, c) - f(a - h, b, c)) / h",
-            "other",
-            "symmetric_grad gives df/da",
+            "difference-quotient",
+            "twice the right",
+        ),
+        (  # `/ 2 * h` for `/ (2 * h)`
+            "(f(a + h, b, c) - f(a - h, b, c)) / (2 * h)",
+            "(f(a + h, b, c) - f(a - h, b, c)) / 2 * h",
+            "difference-quotient",
+            "write `/ (2 * h)`",
+        ),
+        (  # df/db's forward difference nudges a
+            "(f(a, b + h, c) - f0) / h",
+            "(f(a + h, b, c) - f0) / h",
+            "difference-quotient",
+            "which is df/da: nudge b",
         ),
     ],
 )

@@ -3,17 +3,58 @@ missing activation are named."""
 
 from __future__ import annotations
 
+import pytest
+
 from micrograd.practice import check
 from test_practice import REFERENCE, mutate, write
 
 
 def test_neuron_mistakes(tmp_path):
     no_bias = check("neuron-mlp", mutate(tmp_path, "return self.w + [self.b]", "return self.w"))
-    assert no_bias.mistake == "other" and "expected 4" in no_bias.first_wrong_step
-    no_act = check(
-        "neuron-mlp", mutate(tmp_path, "        return act.tanh()", "        return act")
-    )
-    assert no_act.mistake == "wrong-forward"
+    assert no_bias.mistake == "param-count" and "expected 4" in no_bias.first_wrong_step
+    for seed in range(8):  # at any weights: a linear neuron is never taken for relu
+        no_act = check(
+            "neuron-mlp",
+            mutate(tmp_path, "        return act.tanh()", "        return act"),
+            seed=seed,
+        )
+        assert no_act.mistake == "wrong-forward"
+        assert "w·x + b itself: the activation is missing" in no_act.first_wrong_step
+
+
+@pytest.mark.parametrize(
+    "old, new, mistake, words",
+    [
+        (
+            "        return [p for n in self.neurons for p in n.parameters()]",
+            "        return [n.parameters() for n in self.neurons]",
+            "nested-params",
+            "one flat list of Values",
+        ),
+        (
+            "        return outs[0] if len(outs) == 1 else outs",
+            "        return outs",
+            "list-output",
+            "returns that Value itself",
+        ),
+        (
+            "        return self.w + [self.b]",
+            "        return [self.b] + self.w",
+            "param-order",
+            "w then b",
+        ),
+        (  # one weight Value repeated in a neuron
+            "self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]",
+            "self.w = [Value(random.uniform(-1, 1))] * nin",
+            "shared-neuron",
+            "[Value(...)] * nin",
+        ),
+    ],
+)
+def test_network_mistakes_are_named(tmp_path, old, new, mistake, words):
+    result = check("neuron-mlp", mutate(tmp_path, old, new))
+    assert result.mistake == mistake, result
+    assert words in result.first_wrong_step
 
 
 def test_weights_left_as_floats_are_named(tmp_path):

@@ -64,7 +64,7 @@ OP_MISTAKES = [
         "self.grad += (1 - t**2) * out.grad",
         "self.grad += (1 - self.data**2) * out.grad",
         "wrong-operand",
-        ["1 - t**2", "where the output's belongs"],
+        ["1 - t**2", "that is 1 - x**2, from the input x, where the output t belongs"],
     ),
     (
         "op-sub",

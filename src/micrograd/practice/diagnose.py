@@ -74,7 +74,7 @@ RULES: dict[str, Rule] = {
         Rule("neg", "-", 1, lambda a, k: (-a, (-1.0,))),
         _from_engine("tanh", swapped=lambda a, k: (1 - a * a,)),  # 1 - x**2, not 1 - t**2
         _from_engine("exp", swapped=lambda a, k: (a,)),
-        _from_engine("ReLU", "relu"),
+        _from_engine("ReLU", "relu", swapped=lambda a, k: (max(a, 0.0),)),  # out.data itself
         _from_engine(
             "log",
             swapped=lambda a, k: (1 / math.log(a),) if a > 0 and a != 1 else (math.nan,),
@@ -375,7 +375,9 @@ class Walk:
                 and any(local[i] != 0 for i in positions)
                 or not _adds_up(b, a, expected)
             ):
-                grads = [*before, *after]  # what a closure may read in place of out.grad
+                # what a closure may read in place of out.grad: any input's grad, but this
+                # input's grad after the step (which holds what it added)
+                grads = [*before, *(g for q, g in zip(distinct(operands), after) if q is not p)]
                 problem = self.diagnose(
                     node, known, p, positions, b, a, upstream, not_attached, grads
                 )
@@ -442,7 +444,7 @@ class Walk:
             wrong = swapped(*xs, known.k)
             guess = sum(wrong[i] * upstream for i in positions)
             if close(found, guess) and not close(guess, expected):
-                key = "practice.operand_unary"
+                key = f"practice.swapped.{known.rule.op}"
                 if known.rule.arity == 2:
                     own = known.rule.op == "*" and len(positions) == 1
                     key = "practice.operand_own" if own else "practice.operand_binary"

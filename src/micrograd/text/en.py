@@ -331,8 +331,10 @@ CATALOG: dict[str, str] = {
     "attached (`out._backward = _backward` is missing)",
     "practice.operand_binary": "that is what the other operand's data gives: the closure reads "
     "the wrong operand",
-    "practice.operand_unary": "that is what the input's data gives where the output's belongs (or "
-    "the reverse)",
+    "practice.swapped.tanh": "that is 1 - x**2, from the input x, where the output t belongs",
+    "practice.swapped.exp": "that is the input's data, where the output's belongs",
+    "practice.swapped.log": "that is 1 / out.data, from the output, where the input belongs",
+    "practice.swapped.ReLU": "that is the output's value itself, where the slope (0 or 1) belongs",
     "practice.operand_own": "what it added, {found}, is {input}'s own value times the upstream "
     "grad: for *, the local derivative for {input} is the other operand's value",
     "practice.wrong_upstream": "that is the local derivative times {grad}, an input's grad: the "
@@ -369,6 +371,12 @@ CATALOG: dict[str, str] = {
     "practice.number_left": "`{what}` raised {error}: with a number on the left, Python asks the "
     "Value on the right for `{method}`: define it, for example `def {method}(self, other): "
     "return {body}`",
+    "practice.not_in_graph": "{input} is not in the graph of `{what}`: following _prev from the "
+    "result never reaches {input}, so no grad can come back to it. List both operands as the new "
+    "Value's children (Value(..., (self, other), op)) and build it from Value ops, not from .data",
+    "practice.number_recursion": "`{what}` raised RecursionError: {method} calls itself without "
+    "end: with a number on the left, returning `other {op} self` asks the Value's {method} "
+    "again. Return {body}",
     "practice.not_value": "`{what}` returned a {kind}, not a Value",
     "practice.param_not_value": "`{what}` is a {kind}, not a Value: wrap the weights and the bias in Value()",
     "practice.not_notebook": "not a notebook: {path}",
@@ -378,16 +386,17 @@ CATALOG: dict[str, str] = {
     "practice.chain": "a chain of {n} Values",
     "practice.se_graph": "the Stack Exchange graph at a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` ran a second time: each node's _backward() must "
-    "run exactly once, so its inputs got their share twice",
+    "run exactly once, so its inputs got their share twice (a node listed twice in topo: a visited "
+    "set stops that)",
     "practice.root_not_one": "the output's _backward() ran with grad {found}; expected 1: "
     "backward() starts by setting the output's grad to 1 (self.grad = 1.0)",
     "practice.too_early": "`{node}._backward()` ran while {node}.grad was {found}; expected "
     "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
-    "after every Value made from it (a global visited set skips that; a topological order "
-    "guarantees it)",
+    "after every Value made from it: the walk's order is not a topological order reversed (a "
+    "visited set kept from another call, or a node put in topo before its children, does this)",
     "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
-    "closures ran in the topological order itself, inputs first. Walk it from the output: `for v "
-    "in reversed(topo): v._backward()`",
+    "closures ran inputs first. The order to walk is a topological order (each node appended "
+    "after its children) reversed: `for v in reversed(topo): v._backward()`",
     "practice.two_losses": "after (a * b).backward() and then (a + b).backward()",
     "practice.zeroes_leaves": "{where}, `{input}.grad` is {found}; expected {expected}: only the "
     "second backward()'s share is left. backward() must not set grads to 0 (the leaves add up "
@@ -412,20 +421,31 @@ CATALOG: dict[str, str] = {
     "practice.bad_grad": "in step {step}, `{name}.grad` is {found}; expected {expected}",
     "practice.bad_update": "after step {step}, `{name}.data` is {found}; expected {expected} "
     "(p.data += -lr * p.grad)",
-    "practice.calls": "train() called loss_fn {found} times for steps={steps}",
+    "practice.calls": "train() called loss_fn {found} times for steps={steps}: call loss_fn() "
+    "inside the loop, once a step (each step builds the graph anew from the updated parameters)",
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP
+    "practice.uphill": "after step {step}, `{name}.data` is {found}; expected {expected}: the "
+    "update went uphill, along the gradient. Step against it: p.data += -lr * p.grad",
+    "practice.nested": "`{what}` is a {kind}: parameters() must be one flat list of Values. Join "
+    "the neurons' lists: [p for n in self.neurons for p in n.parameters()]",
+    "practice.param_order": "the forward pass is right when each neuron's parameters are read b "
+    "first: list them as the lecture does, w then b (self.w + [self.b]), the order an optimizer, "
+    "a saved model and this check read them in",
     "practice.params_count": "{what} has {found} parameters; expected {expected}",
+    "practice.neuron_linear": "Neuron(3)(x) gives {found}, w·x + b itself: the activation is "
+    "missing. Return act.tanh() (act = w·x + b): {expected} here",
     "practice.neuron_forward": "Neuron(3)(x) gives {found}; act(w·x + b) is {expected} with tanh, "
     "{relu} with relu",
     "practice.mlp_output": "MLP(2, [8, 8, 1])(x) returned a {kind}: a layer of one neuron returns "
     "that Value itself, not a list",
     "practice.mlp_grad": "after loss.backward(), parameter {index}'s grad is {found}; micrograd's "
     "engine gives {expected} for the same network",
-    "practice.shared_neuron": "parameters() lists the same Value {n} times: the neurons of "
-    "a layer are one object (`[Neuron(nin)] * nout` makes one Neuron and lists it nout times). "
-    "Make each one: `[Neuron(nin) for _ in range(nout)]`",
+    "practice.shared_neuron": "parameters() lists the same Value {n} times: one object was made "
+    "once and listed n times, as `[Neuron(nin)] * nout` (the neurons of a layer) or `[Value(...)] "
+    "* nin` (the weights of a neuron) do. Make each one by its own call: `[Neuron(nin) for _ in "
+    "range(nout)]`, `[Value(random.uniform(-1, 1)) for _ in range(nin)]`",
     "practice.train_loss": "training on two moons: the loss before step {step} is {found}; the "
     "same network on micrograd's engine, trained the same way from the same weights, has "
     "{expected}",
@@ -447,6 +467,14 @@ CATALOG: dict[str, str] = {
     "practice.mistake.not-reversed": "not-reversed",
     "practice.mistake.wrong-forward": "wrong-forward",
     "practice.mistake.graph-cut": "graph-cut",
+    "practice.mistake.no-output-grad": "no-output-grad",
+    "practice.mistake.graph-reused": "graph-reused",
+    "practice.mistake.update-sign": "update-sign",
+    "practice.mistake.difference-quotient": "difference-quotient",
+    "practice.mistake.param-count": "param-count",
+    "practice.mistake.nested-params": "nested-params",
+    "practice.mistake.param-order": "param-order",
+    "practice.mistake.list-output": "list-output",
     "practice.mistake.shared-neuron": "shared-neuron",
     "practice.mistake.own-value": "own-value",
     "practice.mistake.input-not-output": "input-not-output",
@@ -475,6 +503,12 @@ CATALOG: dict[str, str] = {
     "practice.no_function": "no function `{name}` in your code",
     "practice.three_numbers": "{what} must return three numbers [df/da, df/db, df/dc], got {found}",
     "practice.gradf_wrong": "gradf gives df/d{input} = {found} at {where}; expected {expected}",
+    "practice.over_h": "{fn} gives df/d{input} = {found} at {where}, twice the right {expected}: "
+    "a central difference spans 2h, so divide by 2 * h",
+    "practice.times_h": "{fn} gives df/d{input} = {found} at {where}; expected {expected}: `/ 2 * "
+    "h` divides by 2 and then multiplies by h; write `/ (2 * h)`",
+    "practice.nudged_another": "{fn} gives df/d{input} = {found} at {where}, which is df/d{other}: "
+    "nudge {input}, the input whose derivative it is, and keep the others as they are",
     "practice.nudge_wrong": "{fn} gives df/d{input} = {found} at {where}; nudging {input} as the "
     "exercise says gives {expected}",
     "practice.nudged_other_way": "{fn} gives df/d{input} = {found} at {where}, the other kind of "

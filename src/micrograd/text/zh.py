@@ -300,7 +300,10 @@ CATALOG: dict[str, str] = {
     "practice.not_attached": "`{node}._backward()` 还是默认的空函数，所以 `{input}.grad` 什么也没"
     "得到；应当加 {expected}：闭包写了却没有挂上（缺少 `out._backward = _backward`）",
     "practice.operand_binary": "这正是用另一个操作数的数值算出来的：闭包读错了操作数",
-    "practice.operand_unary": "这正是把父节点的数值用在了该用输出节点数值的地方（或者反过来）",
+    "practice.swapped.tanh": "这是 1 - x**2，用了输入 x，该用的是输出 t",
+    "practice.swapped.exp": "这是输入的数值，该用的是输出的数值",
+    "practice.swapped.log": "这是 1 / out.data，用了输出，该用的是输入",
+    "practice.swapped.ReLU": "这是输出的数值本身，该用的是斜率（0 或 1）",
     "practice.operand_own": "它加的 {found} 正是 {input} 自己的值乘以上游梯度：乘法给 {input} "
     "的局部偏导是另一个操作数的值",
     "practice.wrong_upstream": "这是局部偏导乘以 {grad}，那是一个输入的梯度：上游梯度是输出节点的 "
@@ -332,6 +335,11 @@ CATALOG: dict[str, str] = {
     "`other = other if isinstance(other, Value) else Value(other)`",
     "practice.number_left": "`{what}` 抛出了 {error}：数字在左边时，Python 会找右边 Value 的 "
     "`{method}`：要定义它，例如 `def {method}(self, other): return {body}`",
+    "practice.not_in_graph": "{input} 不在 `{what}` 的计算图里：从结果沿 _prev 往回走，永远到不了 "
+    "{input}，梯度也就传不回它。要把两个操作数都列为新 Value 的父节点（Value(..., (self, other), "
+    "op)），并且用 Value 的运算来算，不要用 .data",
+    "practice.number_recursion": "`{what}` 抛出了 RecursionError：{method} 无穷无尽地调用自己（数字在"
+    "左边时，返回 `other {op} self` 又会去找 Value 的 {method}）。应当返回 {body}",
     "practice.not_value": "`{what}` 返回的是 {kind}，不是 Value",
     "practice.param_not_value": "`{what}` 是 {kind}，不是 Value：要把权重和偏置包成 Value()",
     "practice.not_notebook": "不是 Jupyter 笔记本：{path}",
@@ -341,14 +349,16 @@ CATALOG: dict[str, str] = {
     "practice.chain": "{n} 个 Value 的长链",
     "practice.se_graph": "Stack Exchange 问题里的图，a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` 运行了第二次：每个节点的 _backward() 只能运行一次"
-    "，否则它的父节点会拿到两份梯度",
+    "，否则它的父节点会拿到两份梯度（topo 里同一个节点出现了两次：用 visited 集合可以避免）",
     "practice.root_not_one": "输出节点的 _backward() 运行时梯度是 {found}；应当是 1：backward() 先"
     "要把输出节点的梯度设为 1（self.grad = 1.0）",
     "practice.too_early": "`{node}._backward()` 运行时 {node}.grad 是 {found}；应当是 {expected}："
-    "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的子节点之后运行（"
-    "全局的 visited 集合做不到这一点；拓扑排序的逆序能保证）",
-    "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按拓扑"
-    "排序的正序调用的（输入在前）。要从输出开始：`for v in reversed(topo): v._backward()`",
+    "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行：这个"
+    "顺序不是拓扑排序的逆序（沿用了上一次调用留下的 visited 集合，或者在访问父节点之前就把节点放进了 "
+    "topo，都会这样）",
+    "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是输入在前"
+    "的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
+    "reversed(topo): v._backward()`",
     "practice.two_losses": "先 (a * b).backward() 再 (a + b).backward() 之后",
     "practice.zeroes_leaves": "{where}，`{input}.grad` 是 {found}；应当是 {expected}：只剩下第二次 "
     "backward() 的那一份。backward() 不应把梯度清零（叶子节点要累加每一次 backward() 给的梯度）：清"
@@ -371,20 +381,30 @@ CATALOG: dict[str, str] = {
     "practice.bad_grad": "第 {step} 步里 `{name}.grad` 是 {found}；应当是 {expected}",
     "practice.bad_update": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}（p.data "
     "+= -lr * p.grad）",
-    "practice.calls": "steps={steps} 时 train() 调用了 {found} 次 loss_fn",
+    "practice.calls": "steps={steps} 时 train() 调用了 {found} 次 loss_fn：要在循环里调用 "
+    "loss_fn()，每一步一次（每一步都要用更新后的参数重新建计算图）",
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP
+    "practice.uphill": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}：更新沿着梯度"
+    "往上走了。要逆着梯度走：p.data += -lr * p.grad",
+    "practice.nested": "`{what}` 是 {kind}：parameters() 必须是一个由 Value 组成的扁平列表。把各个神经"
+    "元的列表连起来：[p for n in self.neurons for p in n.parameters()]",
+    "practice.param_order": "按每个神经元先 b 后 w 的顺序读参数时，前向的结果才对：请按讲"
+    "座的顺序列出，先 w 后 b（self.w + [self.b]），优化器、保存的模型和这个检查都按这个顺序读",
     "practice.params_count": "{what} 有 {found} 个参数；应当是 {expected}",
+    "practice.neuron_linear": "Neuron(3)(x) 得到 {found}，正是 w·x + b 本身：少了激活函数。应当返回 "
+    "act.tanh()（act = w·x + b）：这里是 {expected}",
     "practice.neuron_forward": "Neuron(3)(x) 得到 {found}；act(w·x + b) 用 tanh 是 {expected}，用 "
     "relu 是 {relu}",
     "practice.mlp_output": "MLP(2, [8, 8, 1])(x) 返回的是 {kind}：只有一个神经元的层应当直接返回那"
     "个 Value，而不是列表",
     "practice.mlp_grad": "loss.backward() 之后第 {index} 个参数的梯度是 {found}；同一个网络在 "
     "micrograd 的引擎里是 {expected}",
-    "practice.shared_neuron": "parameters() 里同样的 Value 重复出现了 {n} 次：一层里的神经元是同一"
-    "个对象（`[Neuron(nin)] * nout` 只造了一个 Neuron，再把它列了 nout 次）。要各造各的："
-    "`[Neuron(nin) for _ in range(nout)]`",
+    "practice.shared_neuron": "parameters() 里同样的 Value 重复出现了 {n} 次：一个对象只造了一次，却被"
+    "列了 n 次，`[Neuron(nin)] * nout`（一层里的神经元）或 `[Value(...)] * nin`（一个神经元的权重）就"
+    "会这样。要各造各的：`[Neuron(nin) for _ in range(nout)]`、`[Value(random.uniform(-1, 1)) for _ "
+    "in range(nin)]`",
     "practice.train_loss": "在 moons 数据集上训练：第 {step} 步之前的损失是 {found}；同一个网络在 "
     "micrograd 的引擎里、从同样的权重、用同样的方法训练，是 {expected}",
     "practice.trained": "moons：{steps} 步里损失从 {first} 降到 {last}，和 micrograd 的引擎一样",
@@ -404,6 +424,14 @@ CATALOG: dict[str, str] = {
     "practice.mistake.not-reversed": "少了 reversed",
     "practice.mistake.wrong-forward": "前向的数值错了",
     "practice.mistake.graph-cut": "计算图断了",
+    "practice.mistake.no-output-grad": "输出节点的梯度没有设为 1",
+    "practice.mistake.graph-reused": "计算图没有重建",
+    "practice.mistake.update-sign": "更新方向反了",
+    "practice.mistake.difference-quotient": "差商写错了",
+    "practice.mistake.param-count": "参数的个数不对",
+    "practice.mistake.nested-params": "参数列表嵌套了",
+    "practice.mistake.param-order": "参数的顺序不对",
+    "practice.mistake.list-output": "返回了列表",
     "practice.mistake.shared-neuron": "神经元是同一个对象",
     "practice.mistake.own-value": "用了节点自己的数值",
     "practice.mistake.input-not-output": "用了输入而不是输出",
@@ -430,6 +458,12 @@ CATALOG: dict[str, str] = {
     "practice.no_function": "你的代码里没有函数 `{name}`",
     "practice.three_numbers": "{what} 应该返回三个数 [df/da, df/db, df/dc]，实际得到 {found}",
     "practice.gradf_wrong": "在 {where} 处，gradf 给出 df/d{input} = {found}；应该是 {expected}",
+    "practice.over_h": "在 {where} 处，{fn} 给出 df/d{input} = {found}，是正确值 {expected} 的两倍："
+    "中心差分跨了 2h，要除以 2 * h",
+    "practice.times_h": "在 {where} 处，{fn} 给出 df/d{input} = {found}；应该是 {expected}：`/ 2 * h` "
+    "是先除以 2 再乘以 h；要写成 `/ (2 * h)`",
+    "practice.nudged_another": "在 {where} 处，{fn} 给出 df/d{input} = {found}，那是 df/d{other}：要"
+    "挪动 {input}（求的是它的导数），其余输入保持不变",
     "practice.nudge_wrong": "在 {where} 处，{fn} 给出 df/d{input} = {found}；按题目的方式挪动 "
     "{input} 得到的是 {expected}",
     "practice.nudged_other_way": "在 {where} 处，{fn} 给出 df/d{input} = {found}，用的是另一种差分"

@@ -152,16 +152,20 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
     for node in order:
         for p in inputs_of(node):
             consumers.setdefault(id(p), []).append(node)
+    counted: dict[int, int] = {}
+    for call in calls:  # a node run twice is the cause of whatever else looks wrong
+        counted[id(call.node)] = counted.get(id(call.node), 0) + 1
+        if counted[id(call.node)] > 1:
+            words = text("practice.ran_twice", lang, node=walk.label(call.node))
+            return Problem("visit-order", words)
     ran: set[int] = set()
     for call in calls:
         node = call.node
-        if id(node) in ran:
-            return Problem("visit-order", text("practice.ran_twice", lang, node=walk.label(node)))
         ran.add(id(node))
         if expected is not None and not close(call.upstream, expected[id(node)], rel=1e-9):
             if node is root:
                 return Problem(
-                    "other", text("practice.root_not_one", lang, found=fmt(call.upstream))
+                    "no-output-grad", text("practice.root_not_one", lang, found=fmt(call.upstream))
                 )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
             if late and _inputs_first(calls):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import cmath
 import math
 import random
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -63,6 +64,23 @@ def _three(found: Any, what: str, lang: str) -> list[float]:
     return values
 
 
+def _quotient(
+    found: float, want: float, other_kind: float, wanted: Sequence[float], input: str
+) -> tuple[str, str]:
+    """Which difference quotient a wrong nudge computed: the other kind (forward for central),
+    central's without its 2 (over h), `/ 2 * h` for `/ (2 * h)`, another input nudged; the key
+    of its words and the mistake's name."""
+    if close(found, other_kind, rel=1e-7, abs_=1e-7):
+        return "nudged_other_way", "difference-quotient"
+    if close(found, 2 * want, rel=1e-7, abs_=1e-9):
+        return "over_h", "difference-quotient"
+    if close(found, want * H * H, rel=1e-6, abs_=1e-15):  # (f(x+h) - f(x-h)) / 2 * h
+        return "times_h", "difference-quotient"
+    if any(close(found, v, rel=1e-7) for y, v in zip("abc", wanted) if y != input):
+        return "nudged_another", "difference-quotient"
+    return "nudge_wrong", "other"
+
+
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """gradf against the exact derivatives; numerical_grad and symmetric_grad against the same
     differences computed here, at the lecture's point and at random ones."""
@@ -95,9 +113,10 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             got = _three(guarded(call, lang, partial(fn, f, a, b, c, H)), name, lang)
             for x, g, w, o in zip("abc", got, want_h, other):
                 if first is None and not close(g, w, rel=1e-7, abs_=1e-7):
-                    key = "nudged_other_way" if close(g, o, rel=1e-7, abs_=1e-7) else "nudge_wrong"
                     fields = {"fn": name, "input": x, "found": fmt(g), "expected": fmt(w)}
+                    key, mistake = _quotient(g, w, o, want_h, x)
+                    fields["other"] = next((y for y, v in zip("abc", want_h) if close(g, v)), x)
                     step = text(f"practice.{key}", lang, where=f"{where}, h = {H}", **fields)
-                    first = Problem("other", step, hint=2)  # the hint about nudging
+                    first = Problem(mistake, step, hint=2)  # the hint about nudging
     result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=rows)
     return result.fail(first) if first else result

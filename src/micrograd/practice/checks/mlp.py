@@ -89,28 +89,51 @@ def _neuron(Neuron: Any, rng: random.Random, lang: str) -> str:
     params = guarded("Neuron(3).parameters()", lang, lambda: list(neuron.parameters()))
     if len(params) != 4:
         step = text("practice.params_count", lang, what="Neuron(3)", found=len(params), expected=4)
-        raise LearnerError(Problem("other", step))
+        raise LearnerError(Problem("param-count", step))
     _all_values(params, "Neuron(3).parameters()", lang)
-    x = [rng.uniform(-1, 1) for _ in range(3)]
-    out = guarded("Neuron(3)(x)", lang, lambda: neuron(x))
-    if not hasattr(out, "data"):
-        kind = type(out).__name__
-        raise LearnerError(
-            Problem("other", text("practice.not_value", lang, what="Neuron(3)(x)", kind=kind))
+    x0 = [rng.uniform(-1, 1) for _ in range(3)]
+    found, pres = [], []
+    for scale in (1, 10, -10):  # w·x dominates b at +-10x: one of them is negative
+        x = [scale * xi for xi in x0]
+        out = guarded("Neuron(3)(x)", lang, partial(neuron, x))
+        if not hasattr(out, "data"):
+            kind = type(out).__name__
+            raise LearnerError(
+                Problem("other", text("practice.not_value", lang, what="Neuron(3)(x)", kind=kind))
+            )
+        found.append(out.data)
+        pres.append([float(p.data) for p in params] + x)
+
+    def computes(act: str, bias_first: bool = False) -> bool:
+        return all(
+            close(y, _act(act, _pre(values, bias_first)), rel=1e-9)
+            for y, values in zip(found, pres)
         )
-    pre = sum(float(w.data) * xi for w, xi in zip(params, x)) + float(params[3].data)
-    act = next((a for a in ("tanh", "relu") if close(out.data, _act(a, pre), rel=1e-9)), None)
+
+    act = next((a for a in ("tanh", "relu") if computes(a)), None)
+    if act is None and any(computes(a, bias_first=True) for a in ("tanh", "relu")):
+        raise LearnerError(Problem("param-order", text("practice.param_order", lang)))
     if act is None:
-        fields = {"found": fmt(out.data), "expected": fmt(math.tanh(pre)), "relu": fmt(max(0, pre))}
-        raise LearnerError(
-            Problem("wrong-forward", text("practice.neuron_forward", lang, **fields))
-        )
+        key = "practice.neuron_linear" if computes("linear") else "practice.neuron_forward"
+        y, pre = found[0], _pre(pres[0])
+        fields = {"found": fmt(y), "expected": fmt(math.tanh(pre)), "relu": fmt(max(0, pre))}
+        raise LearnerError(Problem("wrong-forward", text(key, lang, **fields)))
     return act
+
+
+def _pre(values: list[float], bias_first: bool = False) -> float:
+    """w·x + b of Neuron(3) from its 4 parameters' numbers (w then b, or b then w) and x."""
+    params, x = values[:4], values[4:]
+    b, w = (params[0], params[1:]) if bias_first else (params[3], params[:3])
+    return sum(wi * xi for wi, xi in zip(w, x)) + b
 
 
 def _all_values(params: list[Any], what: str, lang: str) -> None:
     """A LearnerError naming the first parameter that is not a Value (a weight left a float)."""
     for i, p in enumerate(params):
+        if isinstance(p, (list, tuple)):  # the neurons' lists, not joined into one
+            fields = {"what": f"{what}[{i}]", "kind": type(p).__name__}
+            raise LearnerError(Problem("nested-params", text("practice.nested", lang, **fields)))
         if not all(hasattr(p, a) for a in ("data", "grad")):
             fields = {"what": f"{what}[{i}]", "kind": type(p).__name__}
             raise LearnerError(Problem("other", text("practice.param_not_value", lang, **fields)))
@@ -122,6 +145,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     engine replica with the same weights)."""
     model = guarded("MLP(2, [8, 8, 1])", lang, lambda: MLP(2, MLP_SIZES[1:]))
     params = guarded("MLP.parameters()", lang, lambda: list(model.parameters()))
+    _all_values(params, "MLP.parameters()", lang)
     count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
     if len(params) != count:
         step = text(
@@ -131,17 +155,16 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             found=len(params),
             expected=count,
         )
-        raise LearnerError(Problem("other", step))
-    _all_values(params, "MLP.parameters()", lang)
+        raise LearnerError(Problem("param-count", step))
     most = max(Counter(id(p) for p in params).values())
-    if most > 1:  # [Neuron(nin)] * nout: one Neuron, listed nout times
+    if most > 1:  # [Neuron(nin)] * nout, or [Value(...)] * nin: one object, listed n times
         step = text("practice.shared_neuron", lang, n=most)
         raise LearnerError(Problem("shared-neuron", step))
     sample = [[rng.uniform(-1, 2), rng.uniform(-1, 1)] for _ in range(3)]
     outs = [guarded("MLP(2, [8, 8, 1])(x)", lang, partial(model, s)) for s in sample]
     if not all(hasattr(o, "data") for o in outs):
         kind = type(next(o for o in outs if not hasattr(o, "data"))).__name__
-        raise LearnerError(Problem("other", text("practice.mlp_output", lang, kind=kind)))
+        raise LearnerError(Problem("list-output", text("practice.mlp_output", lang, kind=kind)))
     values = [float(p.data) for p in params]
     last = next(
         (
@@ -154,6 +177,8 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
         ),
         None,
     )
+    if last is None and _bias_first(values, act, outs, sample):
+        raise LearnerError(Problem("param-order", text("practice.param_order", lang)))
     replica = None if last is None else _replica(values, act, last)
     if replica is None:
         fields = {
@@ -182,6 +207,24 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             raise LearnerError(Problem("other", step))
     assert last is not None
     return model, params, row, _replica(values, act, last)
+
+
+def _bias_first(values: list[float], act: str, outs: list[Any], sample: list[Any]) -> bool:
+    """Whether the network's forward is right with each neuron's bias listed before its weights
+    (parameters() as [b] + w): the replica reads them in the lecture's order, w then b."""
+    reordered, i = [], 0
+    for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]):
+        for _ in range(nout):
+            b, *w = values[i : i + nin + 1]
+            reordered += [*w, b]
+            i += nin + 1
+    return any(
+        all(
+            close(o.data, _replica(reordered, act, last)(s).data, rel=1e-9)
+            for o, s in zip(outs, sample)
+        )
+        for last in (act, "linear")
+    )
 
 
 def _train(model: Any, params: list[Any], seed: int) -> list[float]:

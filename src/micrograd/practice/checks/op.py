@@ -131,13 +131,18 @@ REFLECTED = {
 def _with_number(e: LearnerError, spec: OpSpec, point: Point, what: str, lang: str) -> Exception:
     """The op raised beside a plain number: name what is missing (the number wrapped in a Value,
     or the reflected method a number on the left needs)."""
-    if point.number is None or not isinstance(e.__cause__, (AttributeError, TypeError)):
+    cause = e.__cause__
+    if point.number is None or not isinstance(cause, (AttributeError, TypeError, RecursionError)):
         return e
-    error = f"{type(e.__cause__).__name__}: {e.__cause__}"
-    if point.number == 1 or isinstance(e.__cause__, AttributeError):
+    error = f"{type(cause).__name__}: {cause}".splitlines()[0]
+    method = "__r" + spec.method.removeprefix("__")
+    if isinstance(cause, RecursionError):  # `other * self` in __rmul__ asks __rmul__ again
+        symbol = spec.show.format("", "").strip()  # "{0} * {1}" -> "*"
+        fields = {"what": what, "method": method, "body": REFLECTED[method], "op": symbol}
+        step = text("practice.number_recursion", lang, **fields)
+    elif point.number == 1 or isinstance(cause, AttributeError):
         step = text("practice.number_unwrapped", lang, what=what, error=error)
     else:
-        method = "__r" + spec.method.removeprefix("__")
         fields = {"what": what, "error": error, "method": method, "body": REFLECTED[method]}
         step = text("practice.number_left", lang, **fields)
     return LearnerError(Problem("number-operand", step))
@@ -193,6 +198,11 @@ def _run_op(
                 return None, Problem(
                     "other", text("practice.not_value", lang, what=what, kind=kind)
                 )
+        reached = {id(n) for n in topo(outs)}
+        for leaf, name in zip(leaves, names):
+            if id(leaf) not in reached:  # its grad can never be set: the graph is cut before it
+                cut = text("practice.not_in_graph", lang, input=name, what=what)
+                return None, Problem("graph-cut", aside(cut, _where(point, names), lang))
         walk = Walk({id(v): name for v, name in zip(leaves, names)}, lang)
         walk.only = _depending(leaves, outs)  # a number's own grad is no part of the lesson
         for out in outs:
@@ -219,7 +229,10 @@ def _run_op(
             for leaf, s in zip(leaves, shifts):
                 leaf.grad = s
         node = f"({what})" if " " in what else what  # as the walk names it: (a * b), tanh(a)
-        problem = guarded(node + "._backward()", lang, lambda: walk.run(outs, seeds))
+        try:
+            problem = guarded(node + "._backward()", lang, lambda: walk.run(outs, seeds))
+        except LearnerError as e:  # the closure treats the number as a Value
+            raise _with_number(e, spec, point, node + "._backward()", lang) from e
         if problem is not None:
             step = aside(problem.step, _where(point, names), lang)
             return None, replace(problem, step=step)

@@ -92,7 +92,7 @@ def _check_train(
     guarded("train(params, loss_fn, steps, lr)", lang, lambda: train(params, loss_fn, STEPS, LR))
     if len(seen) != STEPS:
         raise LearnerError(
-            Problem("other", text("practice.calls", lang, found=len(seen), steps=STEPS))
+            Problem("graph-reused", text("practice.calls", lang, found=len(seen), steps=STEPS))
         )
     final = ([float(p.data) for p in params], [p.grad for p in params])
     used = [grads for _, grads in seen[1:]] + [final[1]]  # the grads each step updated with
@@ -121,9 +121,8 @@ def _check_train(
             expected = values[i] - LR * float(grads[i])
             if not close(after[i], expected, rel=1e-9):
                 fields = {"step": step, "name": name, "found": fmt(after[i])}
-                raise LearnerError(
-                    Problem(
-                        "other", text("practice.bad_update", lang, **fields, expected=fmt(expected))
-                    )
-                )
+                uphill = close(after[i], values[i] + LR * float(grads[i]), rel=1e-9)
+                key, mistake = ("uphill", "update-sign") if uphill else ("bad_update", "other")
+                step_ = text(f"practice.{key}", lang, **fields, expected=fmt(expected))
+                raise LearnerError(Problem(mistake, step_))
     result.rows += rows
