@@ -137,18 +137,26 @@ def rewrite_links(text: str, source: str, staged: str) -> str:
 
 
 def mark_runnable(text: str) -> tuple[str, list[str]]:
-    """```python blocks -> ```{.python .mg-run} where they can run in the page; the code of
-    each marked block."""
+    """```python blocks -> ```{.python .mg-run} where they can run in the page, and the ```text
+    block after one (what it prints, as the tests read it) -> ```{.text .mg-expected}, which
+    site.js labels once the block's own output is shown above it; the code of each marked
+    block."""
     codes: list[str] = []
+    after_runnable = False
 
     def one(m: re.Match) -> str:
+        nonlocal after_runnable
         block = m.group(0)
+        follows, after_runnable = after_runnable, False
+        if follows and block.startswith("```text\n"):
+            return "```{.text .mg-expected}\n" + block[len("```text\n") :]
         if not block.startswith("```python\n"):
             return block
         code = block[len("```python\n") : block.rindex("```")]
         if any(s in code for s in NOT_IN_BROWSER):
             return block
         codes.append(code)
+        after_runnable = True
         return "```{.python .mg-run}\n" + block[len("```python\n") :]
 
     return FENCE.sub(one, text), codes
@@ -208,6 +216,10 @@ def stage() -> dict[str, str]:
     os.makedirs(assets)
     for name in ("site.js", "site.css", "worker.js", "mg_site.py"):
         shutil.copy(os.path.join(ROOT, "site_src", "assets", name), assets)
+    # the drawings the site's playground shares with the local one (micrograd.app's page)
+    shutil.copy(
+        os.path.join(ROOT, "src", "micrograd", "app", "pages", "playground_draw.js"), assets
+    )
     return needed
 
 

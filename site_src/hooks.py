@@ -121,18 +121,29 @@ def policy(page: str) -> str:
 
 
 def page_words(page: str) -> str:
-    """The site's words (the keys site.* of micrograd.text) in the page's language, as the JSON
-    block that site.js reads: one catalog for the package and its pages."""
+    """The site's words (the keys site.* of micrograd.text, and the pg_* ones its playground
+    shares with the local playground) in the page's language, as the JSON block that site.js
+    reads: one catalog for the package and its pages."""
     from micrograd.teach.stepper import script_json
     from micrograd.text import catalog
 
     found = re.search(r'<html[^>]*\blang="([\w-]+)"', page)
     lang = "zh" if found and found.group(1).lower().startswith("zh") else "en"
     table = {k[len("site.") :]: v for k, v in catalog(lang).items() if k.startswith("site.")}
+    table |= {k: v for k, v in catalog(lang).items() if k.startswith("pg_")}
     return f'<script type="application/json" id="mg-words">{script_json(table)}</script>'
 
 
+# The theme's language links in the head. Material's script fetches sitemap.xml under each one,
+# to find the page in the other language; mkdocs-static-i18n makes them the page's own URLs
+# (zh/tutorial/), so every page asked for two files that do not exist (zh/tutorial/sitemap.xml)
+# and the browser logged two 404s. The language switch's links are the page's own already (its
+# <a hreflang>), and without a site_url these relative links mean nothing to a search engine.
+ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[\w-]+">\s*')
+
+
 def on_post_page(output, page, config):
+    output = ALTERNATE.sub("", output)
     head = output.index("<head>") + len("<head>")
     content = html.escape(policy(output), quote=False)  # the policy has no double quote
     meta = f'<meta http-equiv="Content-Security-Policy" content="{content}">'

@@ -93,6 +93,35 @@ def test_an_op_that_cannot_be_computed_is_said_in_both_languages(text, names, en
     assert said.startswith("无法计算：运算 '") and chinese in said
 
 
+@pytest.mark.parametrize(
+    ("text", "english", "chinese"),
+    [
+        ("relu(a*b", "'(' was never closed", "括号 '(' 没有闭合"),
+        ("a*b)", "unmatched ')'", "多了一个 ')'，前面没有和它配对的括号"),
+        ("(a+b]", "closing ']' does not match opening '('", "']' 和前面的 '(' 不配对"),
+        ("a +", "invalid syntax", "语法不对"),
+        ("a b", "invalid syntax", "语法不对"),
+    ],
+)
+def test_the_parsers_reasons_are_said_in_both_languages(text, english, chinese):
+    """Python's parser says why in English only; its common reasons come from the catalogs."""
+    with pytest.raises(ExpressionError) as info:
+        parse_expression(text, {"a": 2.0, "b": 3.0})
+    assert info.value.text("en") == f"not a valid expression: {english}"
+    assert info.value.text("zh") == f"不是合法的表达式：{chinese}"
+
+
+def test_the_parsers_end_of_input_reason_is_said_in_both_languages():
+    """Older Pythons say "unexpected EOF while parsing" where 3.10+ says "invalid syntax"."""
+    from micrograd.teach.expr import parser_error
+
+    eof = SyntaxError("unexpected EOF while parsing")
+    assert parser_error(eof, "en") == "the expression ends before it is complete"
+    assert parser_error(eof, "zh") == "表达式没有写完"
+    other = SyntaxError("cannot assign to literal here")  # a rarer one: Python's words
+    assert parser_error(other, "zh") == "cannot assign to literal here"
+
+
 # ---------------------------------------------------------------------------- fuzzing
 NAMES = ["a", "b", "c"]
 atoms = st.one_of(

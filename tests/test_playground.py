@@ -206,6 +206,23 @@ def test_a_sample_opens_its_backward_stepper(server):
     assert status == 200 and '"quiz": true' in page and '"added": ' in page
 
 
+def test_a_samples_stepper_names_the_hinges_values_and_brackets_negative_factors():
+    """The hinge's inner Values are named as the line above the stepper writes them (not n302 and
+    (n302+1)), and a negative factor of y·score is in brackets: 1 - (-1)·(-1.744)."""
+    from micrograd.app.runs import _why_this_loss
+    from micrograd.teach.stepper import page_data
+
+    run = Run({"hidden": [2], "seed": 5})
+    data = page_data(run.sample_stepper(7, "en", run.snapshot()))
+    names = {n["name"] for n in data["nodes"] if n["kind"] != "op"}
+    assert {"score", "-y", "-y·score", "1 - y·score", "loss"} <= names
+    assert not [name for name in names if name.startswith(("n", "(n"))]
+    said = _why_this_loss(True, [-1.0], [-1.744], 0.0, "zh")
+    assert said.startswith("损失 = max(0, 1 - y·score) = max(0, 1 - (-1)·(-1.744)) = 0：")
+    said = _why_this_loss(True, [1.0], [0.5], 0.5, "en")
+    assert said.startswith("loss = max(0, 1 - y·score) = max(0, 1 - 1·0.5) = 0.5 > 0: ")
+
+
 def test_the_page_is_served_in_both_languages(server):
     status, page = request(server, "GET", "/")
     assert status == 200 and 'data-action="play"' in page and 'data-metric="loss"' in page

@@ -62,6 +62,8 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 
     def log_request(self, code="-", size="-"):
         self.server.seen.append(self.path)
+        if str(code) == "404":
+            self.server.missing.append(self.path)
 
 
 class Requests:
@@ -134,6 +136,7 @@ class Requests:
 def serve(handler):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.seen = []
+    server.missing = []  # what a page asked for that the site does not have
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -182,6 +185,7 @@ def browser(site):
     driver.watch = Requests(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
     driver.site = site
     site.seen.clear()
+    site.missing.clear()
     yield driver
     driver.quit()
     driver.watch.close()
@@ -199,12 +203,14 @@ def outside(driver) -> list:
 
 def stayed_local(driver):
     """The runtime came from the site's own folder (the worker's requests, seen by the server and
-    by the watcher alike), no request tried to leave it, and nothing the page did broke its
-    Content-Security-Policy."""
+    by the watcher alike), no request tried to leave it or asked for a file the site does not
+    have (the theme once asked for PAGE/sitemap.xml on every page), and nothing the page did
+    broke its Content-Security-Policy."""
     for name in ("/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", ".whl"):
         assert any(path.endswith(name) for path in driver.site.seen), (name, driver.site.seen)
         assert any(url.endswith(name) for url in driver.watch.urls), (name, driver.watch.urls)
     assert outside(driver) == []
+    assert driver.site.missing == []
     assert driver.watch.csp == []
 
 
@@ -278,17 +284,49 @@ def block_state(k):
     )
 
 
+def edit_block(driver, k, text):
+    """Block k's Edit, and `text` typed in place of its code."""
+    driver.execute_script(
+        "document.querySelectorAll('[data-action=\"edit\"]')[arguments[0]].click()", k
+    )
+    editor = driver.find_element("css selector", f'.mg-run[data-block="{k}"] textarea[data-editor]')
+    editor.clear()
+    editor.send_keys(text)
+
+
+def restore_block(driver, k):
+    driver.execute_script(
+        "document.querySelectorAll('[data-action=\"restore\"]')[arguments[0]].click()", k
+    )
+
+
+def expected_label(driver, k):
+    """(shown, text) of the label over the document's output under block k."""
+    return driver.execute_script(
+        "const box = document.querySelectorAll('pre[data-output]')[arguments[0]]"
+        ".nextElementSibling;"
+        " if (!box.matches('.mg-expected')) return null;"
+        " const label = getComputedStyle(box, '::before');"
+        " return [label.display !== 'none', label.content.replace(/^\"|\"$/g, '')];",
+        k,
+    )
+
+
 def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     browser, site, tmp_path, record_property
 ):
     """English: the last block's Run runs every block above it first, in one namespace, and each
-    prints the text block the document shows under it. Chinese: the same for its first blocks;
-    an edited block's error is shown as Python prints it."""
+    prints the text block the document shows under it, labelled as the document's output. Run
+    again, a block prints what the document says, not what the later blocks' variables make it
+    print: the namespace starts again and the blocks above it run again. Chinese: the same for
+    its first blocks; an edited block's error is shown as Python prints it, and Restore brings
+    back the document's code, which prints the document's output again."""
     browser.get(site.url + "tutorial/")
     want = expected_outputs("docs/tutorial.md")
     shown = blocks(browser)
     assert len(shown) == len(want) >= 20  # every python block of the tutorial runs here
     assert all(out == "" and state == "idle" for _, out, state in shown)  # empty until run
+    assert expected_label(browser, 0) == [False, "output in the document"]  # shown once run
     start = time.perf_counter()
     run_block(browser, len(shown) - 1)
     until(browser, "return window.mgSite.loadSeconds", LOAD, "Python to load")
@@ -298,6 +336,7 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     for k, (code, out, state) in enumerate(blocks(browser)):
         assert state == "done", (k, code, out)
         assert out.rstrip() == want[code].rstrip(), f"block {k + 1}:\n{code}"
+    assert expected_label(browser, 0) == [True, "output in the document"]
     record_property("site tutorial: first load of Python", f"{first_load:.1f} s")
     record_property("site tutorial: its 23 blocks", f"{every_block:.1f} s")
     # the picture for the README: a block that ran, with its output under it
@@ -309,6 +348,21 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
         " window.scrollTo(0, b.getBoundingClientRect().top + window.scrollY - 64);"
     )
     screenshot(browser, "site-tutorial.png", tmp_path, readme=True)
+    browser.execute_script("document.querySelectorAll('pre[data-output]')[1].dataset.state = ''")
+    start = time.perf_counter()
+    run_block(browser, 1)  # after the last block: L is a later section's, until it starts again
+    until(browser, block_state(1), 60, "the second block, run again")
+    record_property("site tutorial: block 2 run again", f"{time.perf_counter() - start:.1f} s")
+    shown = blocks(browser)
+    assert [(out.rstrip(), state) for code, out, state in shown[:2]] == [
+        (want[code].rstrip(), "done") for code, _, _ in shown[:2]
+    ]
+    assert all(out == "" and state == "idle" for _, out, state in shown[2:])  # not run since
+    edit_block(browser, 2, "print('mine')")
+    restore_block(browser, 2)  # never run: nothing to take back
+    assert blocks(browser)[2][0] == shown[2][0] and not browser.find_elements(
+        "css selector", "textarea[data-editor]"
+    )
     stayed_local(browser)
 
     switch = browser.find_element("css selector", 'a[hreflang="zh"]').get_attribute("href")
@@ -324,17 +378,48 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
         assert state == "done" and out.rstrip() == want[code].rstrip(), f"block {k + 1}"
     assert "拓扑排序" in shown[5][1]  # explain() in Chinese
     assert all(state == "idle" for _, _, state in shown[6:])
-    browser.execute_script("document.querySelectorAll('[data-action=\"edit\"]')[1].click()")
-    editor = browser.find_element("css selector", "textarea[data-editor]")
-    editor.clear()
-    editor.send_keys("print(L.data)  # the L of the blocks run so far\nL.nothing")
+    assert expected_label(browser, 0) == [True, "文档里的输出"]
+    edit_block(browser, 1, "print(L.data)  # the L of block 1\nL.nothing")
+    restore = browser.find_elements("css selector", '[data-action="restore"]')[1]
+    assert restore.is_displayed() and restore.text == "恢复原文"
     run_block(browser, 1)
     until(browser, block_state(1), 60, "the edited block")
     out = browser.find_elements("css selector", "pre[data-output]")[1]
     assert out.get_attribute("data-state") == "error"
-    assert out.text.startswith("4.0\nTraceback (most recent call last):"), out.text
+    assert out.text.startswith("-6.0\nTraceback (most recent call last):"), out.text
     assert out.text.endswith("AttributeError: 'Value' object has no attribute 'nothing'"), out.text
     assert 'File "<block 2>", line 2, in <module>' in out.text
+    assert all(state == "idle" for _, _, state in blocks(browser)[2:])  # blocks 3..6: not run
+    browser.execute_script(
+        "arguments[0].scrollIntoView()", browser.find_element("css selector", ".mg-run")
+    )
+    screenshot(browser, "site-tutorial-edited.zh-CN.png", tmp_path)
+    restore.click()
+    assert not restore.is_displayed() and blocks(browser)[1][1:] == ["", "idle"]
+    run_block(browser, 1)
+    until(browser, block_state(1), 60, "the restored block")
+    code, out, state = blocks(browser)[1]
+    assert state == "done" and out.rstrip() == want[code].rstrip()
+    stayed_local(browser)
+
+
+def test_the_bug_labs_python_speaks_the_pages_language(browser, site):
+    """The page's language is Python's locale, as a learner's terminal has it: the engine's
+    warning about a forgotten _backward comes out in the page's language, as the document shows."""
+    from micrograd.text import text
+
+    for page, doc, lang in (
+        ("zh/bugs/", "docs/bugs.zh-CN.md", "zh"),
+        ("bugs/", "docs/bugs.md", "en"),
+    ):
+        browser.get(site.url + page)
+        want = expected_outputs(doc)
+        k = next(i for i, (code, _, _) in enumerate(blocks(browser)) if "catch_warnings" in code)
+        run_block(browser, k)
+        until(browser, block_state(k), LOAD, "the forgotten closure's block")
+        code, out, state = blocks(browser)[k]
+        assert state == "done" and out.rstrip() == want[code].rstrip()
+        assert text("no_backward", lang, op="tanh") in out
     stayed_local(browser)
 
 
@@ -356,13 +441,16 @@ def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
     until(browser, "return arguments[0].dataset.builds === '2'", 60, "the second build", root)
     assert root.get_attribute("data-state") == "error"
     assert "invalid syntax" in root.find_element("css selector", "[data-error]").text
+    assert build_error(browser, root, "(a+b)*c", "a=2, b=3") == (
+        "unknown name 'c': add c=1.0 to Values"  # the page's field, not the CLI's --set
+    )
     expr.clear()
     expr.send_keys(SEED_GRAPH)
     values.clear()
     values.send_keys("a=2, b=3")
     start = time.perf_counter()
     root.find_element("css selector", '[data-action="build"]').click()
-    until(browser, "return arguments[0].dataset.builds === '3'", 60, "the third build", root)
+    until(browser, "return arguments[0].dataset.builds === '4'", 60, "the fourth build", root)
     assert root.get_attribute("data-state") == "built"
     record_property("stepper (site): expression to stepper", f"{time.perf_counter() - start:.2f} s")
     frames = expected_frames(seed_question())
@@ -380,6 +468,70 @@ def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
     finally:
         browser.switch_to.default_content()
     screenshot(browser, "site-stepper.png", tmp_path)
+    stayed_local(browser)
+
+
+def build_error(driver, root, expression, values):
+    """The error the stepper widget shows for `expression` at `values`; none, if it was built."""
+    expr = root.find_element("css selector", '[data-field="expr"]')
+    field = root.find_element("css selector", '[data-field="values"]')
+    builds = int(root.get_attribute("data-builds"))
+    expr.clear()
+    expr.send_keys(expression)
+    field.clear()
+    field.send_keys(values)
+    root.find_element("css selector", '[data-action="build"]').click()
+    until(driver, f"return arguments[0].dataset.builds === '{builds + 1}'", 60, "a build", root)
+    if root.get_attribute("data-state") == "built":
+        return None
+    return root.find_element("css selector", "[data-error]").text
+
+
+def test_the_chinese_stepper_says_errors_in_its_words_and_fits_its_frame_to_the_graph(
+    browser, site, tmp_path
+):
+    """An unknown name is told where to go on the page (取值), not the command's --set; the
+    parser's reasons are Chinese. A small graph is drawn at its own size, the text going below it
+    where both do not fit, and the frame is as tall as the page in it: no empty band under it."""
+    from micrograd.text import catalog
+
+    browser.get(site.url + "zh/stepper/")
+    until(browser, "return document.querySelector('[data-mg]').dataset.builds", LOAD, "a stepper")
+    root = browser.find_element("css selector", '[data-mg="stepper"]')
+    said = build_error(browser, root, "(a+b)*c", "a=2, b=3")
+    assert said == "未知的名字 'c'：在“取值”里加上 c=1.0"
+    assert (
+        build_error(browser, root, "relu(a*b", "a=2, b=3") == "不是合法的表达式：括号 '(' 没有闭合"
+    )
+    assert build_error(browser, root, "a*b)", "a=2, b=3").endswith(
+        catalog("zh")["expr_parser_unmatched"].format(bracket=")")
+    )
+    assert build_error(browser, root, "d = a*b + b**3", "a=-4, b=2") is None
+    frame = root.find_element("css selector", "iframe[data-frame]")
+    browser.switch_to.frame(frame)
+    try:
+        until(browser, "return window.micrograd && window.micrograd.current === 0", 30, "frame")
+        scale, page, below = browser.execute_script(
+            "const svg = document.querySelector('#graph svg').getBoundingClientRect();"
+            " return [svg.width / Number(document.querySelector('#graph svg')"
+            ".getAttribute('width')), document.body.getBoundingClientRect().height,"
+            " document.querySelector('aside').getBoundingClientRect().top >= svg.bottom];"
+        )
+    finally:
+        browser.switch_to.default_content()
+    assert scale > 0.99  # its own size: 12px text, not squeezed beside the text
+    assert below  # the frame (938 px wide here) is too narrow for both side by side
+    fitted = "return Math.abs(arguments[0].clientHeight - arguments[1]) < 1"
+    until(browser, fitted, 30, "the frame to take its page's height", frame, page)
+    assert page < 600  # the frame's height before: the rest of it was empty
+    browser.switch_to.frame(frame)
+    try:  # and no scroll bar in it
+        scrolls = "return document.documentElement.scrollHeight > window.innerHeight"
+        assert not browser.execute_script(scrolls)
+    finally:
+        browser.switch_to.default_content()
+    browser.execute_script("arguments[0].scrollIntoView()", frame)
+    screenshot(browser, "site-stepper-small.zh-CN.png", tmp_path)
     stayed_local(browser)
 
 
@@ -441,6 +593,67 @@ def test_the_browser_playground_trains_moons_past_90_percent(
         "reset",
     )
     stayed_local(browser)
+
+
+def test_the_browser_playground_explains_its_loss_and_says_a_bad_setting_in_words(
+    browser, site, tmp_path
+):
+    """The local playground's teaching aids, drawn by the same script
+    (micrograd/app/pages/playground_draw.js): the loss formula, the curves with their axes
+    labelled, the points whose loss is > 0 ringed and counted. Hidden layers that are not widths
+    are said in words with the limits, not as a Python error. In both languages."""
+    from micrograd.app.defaults import PLAYGROUND_LIMITS
+    from micrograd.text import catalog
+
+    for lang, page in (("zh", "zh/playground/"), ("en", "playground/")):
+        words = catalog(lang)
+        browser.get(site.url + page)
+        until(browser, "return window.mgSite.playground.state !== null", LOAD, "the first run")
+        browser.execute_script(  # count what the shared script draws
+            "const d = window.mgPlayground, ring = d.ring, curves = d.curves;"
+            " window.drawn = {rings: 0, words: null};"
+            " d.ring = (...a) => { window.drawn.rings++; ring(...a); };"
+            " d.curves = (...a) => { window.drawn.words = a[5]; curves(...a); };"
+        )
+        browser.find_element("css selector", '[data-action="play"]').click()
+        trained = "return window.mgSite.playground.state.step >= 20"
+        until(browser, trained, 120, "20 steps")
+        browser.find_element("css selector", '[data-action="pause"]').click()
+        until(browser, "return window.mgSite.playground.idle", 60, "the last request")
+        browser.execute_script("window.drawn.rings = 0")
+        browser.find_element("css selector", '[data-action="step"]').click()
+        until(browser, "return window.drawn.words !== null && window.drawn.rings > 0", 60, "a step")
+        until(browser, "return window.mgSite.playground.idle", 60, "the step")
+        drawn = browser.execute_script("return window.drawn")
+        active = browser.execute_script("return window.mgSite.playground.state.active")
+        shown = browser.find_element("css selector", "[data-active]")
+        assert 0 < drawn["rings"] == len(active) == int(shown.get_attribute("data-count")) < 100
+        assert shown.text == words["pg_active"].format(n=len(active), total=100)
+        formula = browser.find_element("css selector", "[data-formula]")
+        formula = formula.get_attribute("textContent")  # .text would fold its two spaces
+        assert formula == words["pg_formula_binary"]
+        assert {k: drawn["words"][k] for k in ("pg_loss", "pg_accuracy", "pg_axis_step")} == {
+            k: words[k] for k in ("pg_loss", "pg_accuracy", "pg_axis_step")
+        }
+        axis = browser.execute_script(  # the loss axis, a grey line at x = 44
+            "const c = document.querySelector('canvas[data-curve]').getContext('2d');"
+            " return Math.max(c.getImageData(43, 60, 1, 1).data[3],"
+            " c.getImageData(44, 60, 1, 1).data[3]);"
+        )
+        assert axis > 0
+        if lang == "zh":
+            browser.execute_script("document.querySelector('[data-mg]').scrollIntoView()")
+            screenshot(browser, "site-playground.zh-CN.png", tmp_path)
+        hidden = browser.find_element("css selector", '[data-field="hidden"]')
+        hidden.clear()
+        hidden.send_keys("8, x")
+        browser.find_element("css selector", '[data-action="reset"]').click()
+        error = browser.find_element("css selector", "[data-error]")
+        until(browser, "return arguments[0].textContent !== ''", 60, "the error", error)
+        assert error.text == words["site.bad_hidden"].format(got="8, x", **PLAYGROUND_LIMITS)
+        if lang == "zh":
+            screenshot(browser, "site-playground-bad-hidden.zh-CN.png", tmp_path)
+        stayed_local(browser)
 
 
 def test_practice_in_the_page_fails_then_passes_and_keeps_progress(browser, site):
@@ -665,3 +878,62 @@ def test_a_check_that_never_ends_is_stopped_and_the_code_kept(browser, site):
     check.click()  # Python starts again and checks as before
     until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "a check after", result)
     assert "NotImplementedError" in result.text
+
+
+def _type_into(browser, source, code):
+    browser.execute_script(
+        "arguments[0].value = arguments[1];"
+        " arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+        source,
+        code,
+    )
+
+
+def test_a_correct_backward_passes_in_the_page_and_its_prints_are_shown(browser, site):
+    """The lecture's recursive backward() and a loop with a stack both pass in the browser, one
+    after the other in the same Python (freeing the long chain once crashed Pyodide), and what
+    the learner's code prints is shown after the verdict."""
+    from micrograd.practice.reference import source as reference
+
+    root = practice_ready(browser, site, "zh/practice/")
+    pick = root.find_element("css selector", "select")
+    browser.execute_script(
+        "arguments[0].value = 'backward';"
+        " arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        pick,
+    )
+    until(browser, "return arguments[0].dataset.exercise === 'backward'", 30, "backward", root)
+    source = root.find_element("css selector", '[data-field="source"]')
+    result = root.find_element("css selector", "[data-result]")
+    check = root.find_element("css selector", '[data-action="check"]')
+    recursive = reference().replace(
+        "        build_topo(self)\n", "        build_topo(self)\n        print('topo', len(topo))\n"
+    )
+    _type_into(browser, source, recursive)
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()
+    until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "the check", result)
+    assert result.get_attribute("data-passed") == "true", result.text
+    assert result.text.startswith("backward：通过")
+    assert "另有一个挑战" in result.text  # the deep chain: a challenge, not a failure
+    assert "你的代码打印了" in result.text and "topo 2" in result.text
+    looped = recursive.replace(
+        "        build_topo(self)\n",
+        "        stack = [(self, False)]\n"
+        "        while stack:\n"
+        "            v, done = stack.pop()\n"
+        "            if done:\n"
+        "                topo.append(v)\n"
+        "            elif v not in visited:\n"
+        "                visited.add(v)\n"
+        "                stack.append((v, True))\n"
+        "                stack.extend((c, False) for c in v._prev)\n",
+    )
+    assert looped != recursive
+    _type_into(browser, source, looped)
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()
+    until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "the second", result)
+    assert result.get_attribute("data-passed") == "true", result.text
+    assert "另有一个挑战" not in result.text
+    stayed_local(browser)

@@ -6,6 +6,7 @@ import io
 import os
 import re
 import shutil
+from unittest import mock
 
 import pytest
 
@@ -26,18 +27,22 @@ def blocks(path):
 
 
 def run_document(path, folder):
-    """Run the document's blocks in `folder`, as a learner runs them in a folder of their own;
-    the examples they refer to by their path in the repository are linked there."""
+    """Run the document's blocks in `folder`, as a learner runs them in a folder of their own
+    and in a terminal of the document's language (the site's page runs them with its language as
+    the locale too: what the package says in the locale's language is the document's); the
+    examples they refer to by their path in the repository are linked there."""
     scope: dict = {"__name__": "__tutorial__"}
     os.symlink(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
     cwd = os.getcwd()
     os.chdir(folder)
+    locale = "zh_CN.UTF-8" if path.endswith(".zh-CN.md") else "en_US.UTF-8"
     try:
-        for code, expected in blocks(path):
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                exec(compile(code, path, "exec"), scope)
-            assert out.getvalue().rstrip() == expected.rstrip(), f"in {path}:\n{code}"
+        with mock.patch.dict(os.environ, {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""}):
+            for code, expected in blocks(path):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out):
+                    exec(compile(code, path, "exec"), scope)
+                assert out.getvalue().rstrip() == expected.rstrip(), f"in {path}:\n{code}"
     finally:
         os.chdir(cwd)
 

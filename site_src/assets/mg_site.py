@@ -22,6 +22,14 @@ if TYPE_CHECKING:
 
 HOME = "/home/pyodide"
 
+
+def use_language(lang: str) -> None:
+    """The page's language as the locale, as a learner's terminal has it: what the package says
+    in the locale's language (the engine's warnings, explain() without lang=) comes out in the
+    page's, as the document shows it."""
+    os.environ["LANG"] = "zh_CN.UTF-8" if lang == "zh" else "en_US.UTF-8"
+
+
 # ---------------------------------------------------------------------------- the page's blocks
 # One namespace per page (one worker per page), as tests/test_tutorial.py runs a document.
 SCOPE: dict = {"__name__": "__tutorial__"}
@@ -53,6 +61,12 @@ def _free_chains_iteratively() -> None:
             draining[0] = False
 
     Value.__del__ = free_inputs  # type: ignore[attr-defined]
+
+
+def reset_blocks() -> None:
+    """An empty namespace for the page's blocks: site.js runs blocks 1..k in it again."""
+    SCOPE.clear()
+    SCOPE["__name__"] = "__tutorial__"
 
 
 def run_block(code: str, index: int) -> dict:
@@ -103,6 +117,8 @@ def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) ->
             out.label = "out"
         s = stepper(out, lang=lang, quiz=quiz)
     except ExpressionError as e:
+        if e.key == "expr_unknown_name":  # the CLI's advice names its --set; the page's field
+            return {"error": text("site.unknown_name", lang, **e.fields)}
         return {"error": e.text(lang)}
     except (ValueError, ArithmeticError, TypeError) as e:
         return {"error": f"{type(e).__name__}: {e}"}
@@ -114,18 +130,38 @@ GRID = 30  # the decision boundary: GRID x GRID predictions
 POINTS = (10, 100, 400)  # the fewest points, the page's default, the most
 
 
+def _widths(typed: str) -> list[int]:
+    """The hidden layers as typed, "8, 8" (or "8 8", "8，8"), within the local playground's
+    limits; a ValueError otherwise."""
+    from micrograd.app.runs import checked_config
+
+    typed = unicodedata.normalize("NFKC", typed)
+    widths = [int(w) for w in re.split(r"[,;\s]+", typed.strip()) if w]
+    checked_config({"hidden": widths})  # past its limits, a BadRequest (a ValueError)
+    return widths
+
+
 class Playground:
     """The page's run: a micrograd.app.runs.Run, the local playground's (its data, model,
     optimizer and Trainer, with the same defaults and limits), trained on the python back end
     (no numpy here), and what the page draws of it."""
 
     def __init__(self) -> None:
-        self.reset({})
+        self.reset({}, "en")
 
-    def reset(self, config: dict) -> dict:
+    def reset(self, config: dict, lang: str) -> dict:
+        """A new run; {"error": ...} in `lang` for hidden layers that are not widths."""
+        from micrograd.app.defaults import PLAYGROUND_LIMITS
         from micrograd.app.runs import Run
+        from micrograd.text import text
 
         config = dict(config)
+        if "hidden" in config:  # the text of the page's field
+            try:
+                config["hidden"] = _widths(str(config["hidden"]))
+            except ValueError:
+                words = {"got": config["hidden"], **PLAYGROUND_LIMITS}
+                return {"error": text("site.bad_hidden", lang, **words)}
         points = int(config.pop("points", POINTS[1]))
         if not POINTS[0] <= points <= POINTS[2]:
             raise ValueError(f"points: from {POINTS[0]} to {POINTS[2]}, got {points}")
@@ -155,6 +191,7 @@ class Playground:
             "loss": run.losses[-1] if run.losses else None,
             "accuracy": run.accuracies[-1] if run.accuracies else None,
             "losses": run.losses[since:],
+            "accuracies": run.accuracies[since:],
             "since": since,
             "train_seconds": self.train_seconds,
             "grid": {
@@ -164,6 +201,8 @@ class Playground:
             },
             "points": run.X,
             "labels": run.y,
+            "active": run.active(),  # the points whose loss is > 0: the page rings them
+            "binary": run.clf.binary,
             "config": self.config,
             "parameters": len(run.model.parameters()),
         }
@@ -172,12 +211,12 @@ class Playground:
 PLAYGROUND: Playground | None = None
 
 
-def playground(action: str, arg: object = None) -> dict:
+def playground(action: str, arg: object = None, lang: str = "en") -> dict:
     global PLAYGROUND
     if PLAYGROUND is None:
         PLAYGROUND = Playground()
     if action == "reset":
-        return PLAYGROUND.reset(dict(json.loads(str(arg))) if arg else {})
+        return PLAYGROUND.reset(dict(json.loads(str(arg))) if arg else {}, lang)
     if action == "train":
         return PLAYGROUND.train(int(arg or 1))  # type: ignore[call-overload]
     return PLAYGROUND.state(since=0)
@@ -206,6 +245,7 @@ def practice_check(exercise: str, source: str, lang: str) -> dict:
     """micrograd.practice.check on the learner's source, written to a file as the command does."""
     from micrograd.practice import check
 
+    _free_chains_iteratively()  # the backward check's chain of the engine's Values
     folder = os.path.join(HOME, "practice")
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{exercise}.py")

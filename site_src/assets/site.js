@@ -69,7 +69,7 @@
       for (const p of state.calls.values()) p.reject(new Error(text));
       state.calls.clear();
     };
-    state.ready = send("start").then(
+    state.ready = send("start", LANG).then(
       (info) => {
         const seconds = (performance.now() - t0) / 1000;
         site.loadSeconds = seconds;
@@ -141,51 +141,83 @@
   }
 
   // ------------------------------------------------------------------ runnable blocks
-  // Every python block of a document page, in order, shares one namespace (as
-  // tests/test_tutorial.py runs them); running block k first runs the blocks above it that have
-  // not run.
+  // Every python block of a document page, in order, shares one namespace, as
+  // tests/test_tutorial.py runs them. Run of block k shows what block k prints after blocks
+  // 1..k-1 as they read now, which is what the document shows under it: running it on top of
+  // whatever ran before would use later blocks' variables (re-run after the last block, the
+  // tutorial's second block used a later section's L and printed -10003.0 where the document
+  // says -3.0). So the namespace holds blocks 1..n, run in order (`ran`: the code each one ran);
+  // Run of block k runs blocks n+1..k in it, and where it holds block k or a later one already,
+  // or an earlier block's code has changed since it ran, it is made new first and blocks 1..k
+  // run again. One Run button that always means that is simpler to use than a second "run from
+  // the top" action a learner has to know about; it costs running the blocks above again (the
+  // tutorial's 23 take 2 to 3 s).
   function setupBlocks() {
     const blocks = Array.from(document.querySelectorAll(".mg-run"));
     if (!blocks.length) return;
     let chain = Promise.resolve();
+    let ran = [];
+    let ranIn = null; // the worker whose namespace `ran` describes (a new Python has an empty one)
+    for (const box of document.querySelectorAll(".mg-expected")) box.dataset.label = say("expected");
     const items = blocks.map((block, k) => {
       block.dataset.block = String(k);
       const bar = el("div", { class: "mg-toolbar" });
       const run = el("button", { type: "button", class: "md-button mg-button", "data-action": "run" }, say("run"));
       const edit = el("button", { type: "button", class: "mg-link", "data-action": "edit" }, say("edit"));
+      const restore = el("button", { type: "button", class: "mg-link", "data-action": "restore", hidden: "" }, say("restore"));
       const note = el("span", { class: "mg-note", "data-note": "" });
-      bar.append(run, edit, note);
+      bar.append(run, edit, restore, note);
       const output = el("pre", { class: "mg-output", "data-output": "", "data-state": "idle" });
       block.after(bar, output);
+      const pre = block.querySelector("pre");
       const item = { block, run, note, output, state: "idle", editor: null, k };
       run.addEventListener("click", () => {
         chain = chain.then(() => runUpTo(k));
       });
       edit.addEventListener("click", () => {
         if (item.editor) return;
-        const pre = block.querySelector("pre");
         const text = code(item);
         item.editor = el("textarea", { class: "mg-editor", spellcheck: "false", "data-editor": "" });
         item.editor.value = text;
         item.editor.rows = Math.min(40, text.split("\n").length + 1);
         pre.style.display = "none";
         pre.after(item.editor);
+        restore.hidden = false;
         note.textContent = say("editing");
         item.editor.focus();
+      });
+      // The document's code again. If the edited code ran, what this block and the ones run after
+      // it printed came from it: they show nothing until they run again.
+      restore.addEventListener("click", () => {
+        const changed = k < ran.length && ran[k] !== original(item);
+        item.editor.remove();
+        item.editor = null;
+        pre.style.display = "";
+        restore.hidden = true;
+        note.textContent = "";
+        if (changed) items.slice(k).forEach(forget);
       });
       return item;
     });
 
-    function code(item) {
-      if (item.editor) return item.editor.value;
+    function original(item) {
       const c = item.block.querySelector("pre code") || item.block.querySelector("pre");
       return c.textContent.replace(/\n$/, "");
+    }
+
+    function code(item) {
+      return item.editor ? item.editor.value : original(item);
     }
 
     function mark(item, s, text) {
       item.state = s;
       item.output.dataset.state = s;
       item.note.textContent = text || "";
+    }
+
+    function forget(item) {
+      item.output.textContent = "";
+      mark(item, "idle", item.editor ? say("editing") : "");
     }
 
     async function runOne(item) {
@@ -206,17 +238,23 @@
     }
 
     async function runUpTo(k) {
-      const before = items.slice(0, k).filter((it) => it.state === "idle" || it.state === "skipped");
-      for (const it of before) mark(it, "queued", say("queued"));
-      if (before.length) mark(items[k], "queued", say("queued"));
-      for (const it of before) {
-        if (!(await runOne(it))) {
-          for (const rest of before.filter((r) => r.state === "queued")) mark(rest, "skipped", say("skipped", { k: it.k + 1 }));
-          mark(items[k], "skipped", say("skipped", { k: it.k + 1 }));
+      const now = items.map(code);
+      await ready();
+      if (ranIn !== state.worker || ran.length > k || ran.some((c, j) => c !== now[j])) {
+        await call("reset_blocks");
+        [ran, ranIn] = [[], state.worker];
+        items.slice(k + 1).forEach(forget);
+      }
+      const todo = items.slice(ran.length, k + 1);
+      for (const it of todo) mark(it, "queued", say("queued"));
+      for (const it of todo) {
+        const ok = await runOne(it);
+        ran.push(now[it.k]);
+        if (!ok && it.k < k) {
+          for (const rest of todo.filter((r) => r.state === "queued")) mark(rest, "skipped", say("skipped", { k: it.k + 1 }));
           return;
         }
       }
-      await runOne(items[k]);
     }
     site.blocks = items.length;
   }
@@ -228,6 +266,16 @@
     const error = root.querySelector("[data-error]");
     const button = root.querySelector('[data-action="build"]');
     let builds = 0;
+    let tallest = 0; // the frame's height: the most its page has said since it was built
+    // The page in the frame says how tall it is (micrograd/teach/pages/stepper.html), and the
+    // frame takes that height; it never shrinks while one graph is stepped through, so the page
+    // does not jump when a step's text is shorter.
+    window.addEventListener("message", (e) => {
+      if (e.source !== frame.contentWindow || !e.data || e.data.micrograd !== "height") return;
+      tallest = Math.max(tallest, Number(e.data.height) || 0);
+      const border = frame.offsetHeight - frame.clientHeight;
+      frame.style.height = `${Math.min(tallest, 4000) + border}px`;
+    });
     async function build() {
       button.disabled = true;
       error.textContent = "";
@@ -238,6 +286,7 @@
           error.textContent = r.error;
           root.dataset.state = "error";
         } else {
+          tallest = 0;
           frame.srcdoc = r.page;
           frame.hidden = false;
           root.dataset.frames = String(r.frames);
@@ -265,14 +314,14 @@
     const board = q("canvas[data-board]");
     const curve = q("canvas[data-curve]");
     const error = q("[data-error]");
-    const pg = (site.playground = { playing: false, idle: true, losses: [], state: null, rate: null });
+    const pg = (site.playground = { playing: false, idle: true, losses: [], accuracies: [], highest: 1e-9, state: null, rate: null });
     let playStart = null;
     let playSteps = 0;
 
     function config() {
       return JSON.stringify({
         data: field("data").value,
-        hidden: field("hidden").value.split(/[,\s]+/).filter(Boolean).map(Number),
+        hidden: field("hidden").value, // as typed: Python reads it, and says what is wrong in words
         activation: field("activation").value,
         optimizer: field("optimizer").value,
         lr: Number(field("lr").value),
@@ -288,14 +337,20 @@
 
     function show(s) {
       pg.state = s;
-      if (s.since === 0) pg.losses = [];
-      pg.losses.length = s.since;
+      if (s.since === 0) [pg.losses, pg.accuracies, pg.highest] = [[], [], 1e-9];
+      pg.losses.length = pg.accuracies.length = s.since;
       pg.losses.push(...s.losses);
+      pg.accuracies.push(...s.accuracies);
+      pg.highest = Math.max(pg.highest, ...s.losses.filter(Number.isFinite)); // kept as it comes
       metric("step", s.step);
       metric("loss", s.loss, s.loss == null ? "–" : s.loss.toFixed(4));
       metric("accuracy", s.accuracy, s.accuracy == null ? "–" : (100 * s.accuracy).toFixed(0) + "%");
       draw(s);
-      drawCurve();
+      window.mgPlayground.curves(curve, pg.losses, pg.accuracies, pg.highest, s.step, WORDS);
+      const formula = q("[data-formula]"), active = q("[data-active]");
+      formula.textContent = say(s.binary ? "pg_formula_binary" : "pg_formula_softmax");
+      active.textContent = say("pg_active", { n: s.active.length, total: s.points.length });
+      active.dataset.count = String(s.active.length);
     }
 
     function draw(s) {
@@ -310,37 +365,26 @@
         const left = Math.round((i * W) / n), top = Math.round(H - ((j + 1) * H) / n);
         ctx.fillRect(left, top, Math.round(((i + 1) * W) / n) - left, Math.round(H - (j * H) / n) - top);
       });
+      const active = new Set(s.active);
       s.points.forEach(([x, y], idx) => {
+        const px = ((x - x0) / (x1 - x0)) * W, py = H - ((y - y0) / (y1 - y0)) * H;
         ctx.beginPath();
-        ctx.arc(((x - x0) / (x1 - x0)) * W, H - ((y - y0) / (y1 - y0)) * H, 4, 0, 2 * Math.PI);
+        ctx.arc(px, py, 4, 0, 2 * Math.PI);
         ctx.fillStyle = s.labels[idx] === 1 ? "#1565c0" : "#e65100";
         ctx.fill();
         ctx.strokeStyle = "#fff";
+        ctx.lineWidth = 1;
         ctx.stroke();
+        if (active.has(idx)) window.mgPlayground.ring(ctx, px, py); // it sends gradient back
       });
-    }
-
-    function drawCurve() {
-      const ctx = curve.getContext("2d");
-      const W = curve.width, H = curve.height, L = pg.losses;
-      ctx.clearRect(0, 0, W, H);
-      if (L.length < 2) return;
-      const top = Math.max(...L.filter(Number.isFinite));
-      ctx.beginPath();
-      L.forEach((v, i) => {
-        const x = (i / (L.length - 1)) * (W - 4) + 2, y = H - 2 - (v / top) * (H - 4);
-        i ? ctx.lineTo(x, y) : ctx.moveTo(x, y);
-      });
-      ctx.strokeStyle = "#3f51b5";
-      ctx.lineWidth = 2;
-      ctx.stroke();
     }
 
     async function request(action, arg) {
       pg.idle = false;
       error.textContent = "";
       try {
-        const s = await call("playground", action, arg);
+        const s = await call("playground", action, arg, LANG);
+        if (s.error) throw new Error(s.error);
         show(s);
         return s;
       } catch (e) {
@@ -397,7 +441,8 @@
       request("reset", config());
     });
     setButtons();
-    request("reset", config());
+    // the drawings it shares with the local playground (micrograd/app/pages/playground_draw.js)
+    loadScript("assets/site/playground_draw.js").then(() => request("reset", config()));
   }
 
   // ------------------------------------------------------------------ practice

@@ -20,7 +20,7 @@ async function fetchOk(url) {
   return r;
 }
 
-async function start() {
+async function start(lang) {
   const t0 = performance.now();
   const manifest = await (await fetchOk(new URL("assets/site/manifest.json", SITE))).json();
   progress("runtime", manifest.pyodide);
@@ -40,6 +40,7 @@ async function start() {
   python.FS.writeFile("/home/pyodide/mg_site.py", source);
   python.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
   helper = python.pyimport("mg_site");
+  helper.use_language(lang);
   return { seconds: (performance.now() - t0) / 1000, pyodide: manifest.pyodide, wheel: manifest.wheel };
 }
 
@@ -53,7 +54,7 @@ function toJs(value) {
 }
 
 async function handle(msg) {
-  if (msg.call === "start") return start();
+  if (msg.call === "start") return start(...msg.args); // the page's language
   if (!helper) throw new Error("Python is not loaded");
   const fn = helper[msg.call];
   if (!fn) throw new Error(`no function ${msg.call}`);

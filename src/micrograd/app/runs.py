@@ -19,7 +19,7 @@ from micrograd.engine import Value, topo_order
 from micrograd.nn import ACTIVATIONS, MLP
 from micrograd.optim import SGD, Adam
 from micrograd.teach.drawings import fmt_number
-from micrograd.teach.stepper import page_with_data, stepper
+from micrograd.teach.stepper import page_template, page_with_data, stepper
 from micrograd.text import catalog, language
 from micrograd.text import text as say
 from micrograd.tuning import tuned
@@ -159,6 +159,8 @@ class Run:
         names = ["x1", "x2"] + (["y"] if clf.binary else [f"y{k}" for k in range(len(row) - 2)])
         loss = clf.sample_loss(*(Value(v, label=n) for v, n in zip(row, names)))
         loss.label = "loss"
+        if clf.binary:
+            _name_hinge(loss)
         size = len(topo_order(loss))
         if size > MAX_STEPPER_NODES:
             raise BadRequest(
@@ -173,6 +175,16 @@ class Run:
         return page.page
 
 
+def _name_hinge(loss: Value) -> None:
+    """The hinge's inner Values named as the line above its stepper writes them: `loss` is
+    Classifier.sample_loss's relu(1 + -y·score), so they are not n302 and (n302+1)."""
+    (margin,) = loss._prev
+    (product,) = [v for v in margin._prev if v._prev]  # its other input is the constant 1
+    minus_y, score = product._prev
+    margin.label, product.label = "1 - y·score", "-y·score"
+    minus_y.label, score.label = "-y", "score"
+
+
 def _why_this_loss(
     binary: bool, target: list[float], score: list[float], loss: float, lang: str
 ) -> str:
@@ -180,8 +192,13 @@ def _why_this_loss(
     if not binary:
         return say("pg_why_softmax", lang, loss=fmt_number(loss))
     y, s = target[0], score[0]
-    fields = {"y": fmt_number(y), "score": fmt_number(s), "loss": fmt_number(loss)}
+    fields = {"y": _factor(y), "score": _factor(s), "loss": fmt_number(loss)}
     return say("pg_why_zero" if loss == 0 else "pg_why_active", lang, **fields)
+
+
+def _factor(x: float) -> str:
+    """x as a factor of a product: a negative one in brackets, 1 - (-1)·(-1.744)."""
+    return f"({fmt_number(x)})" if x < 0 else fmt_number(x)
 
 
 def _diverged(step: int, why: str) -> BadRequest:
@@ -273,7 +290,9 @@ class Playground:
             "token": self.token,
             "defaults": checked_config({}),  # micrograd.defaults, as the server fills them in
         }
-        return page_with_data("playground.html", data, "micrograd.app")
+        # the drawings it shares with the site's playground page, inlined: one file, nothing fetched
+        draw = page_template("playground_draw.js", "micrograd.app")
+        return page_with_data("playground.html", data, "micrograd.app").replace("/*DRAW*/", draw)
 
 
 def _number(x: float) -> float | None:

@@ -52,11 +52,42 @@ class ExpressionError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        """The message in `lang` (an op's error among the fields in `lang` too)."""
-        fields = {
-            k: op_error(v, lang) if isinstance(v, Exception) else v for k, v in self.fields.items()
-        }
+        """The message in `lang` (an op's or the parser's error among the fields in `lang` too)."""
+        fields = {k: _reason(v, lang) for k, v in self.fields.items()}
         return say(self.key, lang, **fields)
+
+
+def _reason(field: object, lang: str) -> object:
+    """A field of an ExpressionError as its message says it in `lang`."""
+    if isinstance(field, SyntaxError):
+        return parser_error(field, lang)
+    if isinstance(field, Exception):
+        return op_error(field, lang)
+    return field
+
+
+# Python's parser says why in English only: its common sentences, by their words, have a key in
+# the catalogs; any other is shown as Python says it.
+_PARSER = [
+    (r"'(?P<bracket>.)' was never closed", "expr_parser_unclosed"),
+    (r"unmatched '(?P<bracket>.)'", "expr_parser_unmatched"),
+    (
+        r"closing parenthesis '(?P<closing>.)' does not match opening parenthesis "
+        r"'(?P<opening>.)'.*",
+        "expr_parser_mismatch",
+    ),
+    (r"invalid syntax.*", "expr_parser_invalid"),  # "... Perhaps you forgot a comma?" too
+    (r"unexpected EOF while parsing|incomplete input", "expr_parser_eof"),
+]
+
+
+def parser_error(e: SyntaxError, lang: str) -> str:
+    """The parser's reason (`e.msg`) in `lang`."""
+    for pattern, key in _PARSER:
+        found = re.fullmatch(pattern, e.msg or "", re.S)
+        if found:
+            return say(key, lang, **found.groupdict())
+    return str(e.msg)
 
 
 # What learners type from maths or from other languages, and what to write here instead
@@ -87,7 +118,7 @@ def _read(text: str) -> ast.Module:
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # ValueError: 5000 digits
         wide = any(ord(ch) > 127 for ch in text)
         key = "expr_syntax_wide" if wide else "expr_syntax"
-        raise ExpressionError(key, why=getattr(e, "msg", e)) from None
+        raise ExpressionError(key, why=e) from None
 
 
 def parse_expression(text: str, values: dict[str, float]) -> Value:
