@@ -335,3 +335,37 @@ def test_shared_weights_and_branches_without_parameters():
     assert g.value_and_grad(np.array([[0.5, 1.0]]))[1][0] == pytest.approx(
         (w[0][0].data * 0.5 > 0) * 0.5 * math.tanh(3.0), rel=1e-15
     )
+
+
+def test_parameters_changed_in_place_are_read_again_where_a_layer_gathers_them():
+    """Two layers on the same x run as one matrix product; where their weights lie in the
+    parameter vector in no regular layout (here the second layer's listed first), that product
+    reads them by gathering: a copy, not a view. Trained in place (step_arrays on the caller's
+    vector), each call reads the new numbers, as eager does."""
+    from micrograd import replay
+
+    rnd = random.Random(5)
+    A, B = ([[Value(rnd.uniform(-1, 1)) for _ in range(3)] for _ in range(2)] for _ in "AB")
+    params = [w for row in B + A for w in row]
+
+    def f(*x):
+        ys = [sum((w * xi for w, xi in zip(row, x)), Value(0.0)) for row in A + B]
+        return sum((y * y for y in ys), Value(0.0))
+
+    prog = replay.compile(f, params, 3, backend="numpy")
+    assert any(g.gathers() for g in prog.groups)
+    theta = np.array([p.data for p in params])
+    row = [0.5, -1.0, 2.0]
+    for _ in range(3):
+        _, grads, _ = prog.value_and_grad([row], params=theta)
+        for p, x in zip(params, theta.tolist()):  # eager, at the same numbers
+            p.data, p.grad = x, 0.0
+        f(*map(Value, row)).backward()
+        assert np.allclose(grads, [p.grad for p in params], rtol=1e-14, atol=0)
+        theta -= 0.1 * grads  # in place, as an optimizer's step_arrays
+
+
+def test_the_gpts_compiled_step_trains_as_eager_does_on_numpy():
+    from test_gpt import trains_as_eager
+
+    trains_as_eager("numpy")

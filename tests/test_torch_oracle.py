@@ -9,6 +9,7 @@ from hypothesis import assume, given, settings
 
 from micrograd import Value
 from micrograd.data import CharTokenizer, names
+from micrograd.export import gpt_matrices, gpt_to_torch
 from micrograd.functional import hessian
 from micrograd.losses import bce_with_logits, cross_entropy, hinge, l2, logsumexp, mse
 from micrograd.nn import GPT
@@ -274,48 +275,6 @@ GPT_REL = 1e-10  # float64 on both sides; exp, log and the sums' order differ in
 TOKENIZER = CharTokenizer(names())
 
 
-def torch_twin(model):
-    """Each weight matrix of `model` as a float64 torch tensor that needs a grad, by the name
-    its Values have in named_parameters() (less ".weight.i.j"), beside the matrix itself."""
-    mods = {"wte": model.wte, "wpe": model.wpe, "lm_head": model.lm_head}
-    for i, layer in enumerate(model.layers):
-        for name in ("wq", "wk", "wv", "wo"):
-            mods[f"layers.{i}.attn.{name}"] = getattr(layer.attn, name)
-        mods[f"layers.{i}.mlp.fc1"], mods[f"layers.{i}.mlp.fc2"] = layer.mlp.fc1, layer.mlp.fc2
-    weights = {
-        name: torch.tensor(
-            [[w.data for w in row] for row in m.weight], dtype=torch.float64, requires_grad=True
-        )
-        for name, m in mods.items()
-    }
-    return weights, mods
-
-
-def twin_logits(W, model, tokens):
-    """The logits of every position at once: nanoGPT's way, a (T, T) causal mask and batched
-    heads, with microgpt's rmsnorm on the embeddings, ReLU MLP, no biases and a separate head."""
-
-    T, H, E = len(tokens), model.n_head, model.n_embd
-    d = E // H
-
-    def rms(x):
-        return x * (x.pow(2).mean(-1, keepdim=True) + 1e-5) ** -0.5
-
-    x = rms(W["wte"][torch.tensor(tokens)] + W["wpe"][:T])
-    mask = torch.ones(T, T, dtype=torch.bool).tril()
-    for i in range(model.n_layer):
-        p = f"layers.{i}."
-        h = rms(x)
-        q, k, v = (
-            (h @ W[p + f"attn.{n}"].T).view(T, H, d).transpose(0, 1) for n in ("wq", "wk", "wv")
-        )
-        att = (q @ k.transpose(-1, -2) / math.sqrt(d)).masked_fill(~mask, -math.inf)
-        y = (att.softmax(-1) @ v).transpose(0, 1).reshape(T, E)
-        x = x + y @ W[p + "attn.wo"].T
-        x = x + torch.relu(rms(x) @ W[p + "mlp.fc1"].T) @ W[p + "mlp.fc2"].T
-    return x @ W["lm_head"].T
-
-
 def close(a, b):
     """|a - b| <= GPT_REL * |b| (0 == 0 passes: unused positions and dead ReLUs pass no grad)."""
     return abs(a - b) <= GPT_REL * abs(b)
@@ -340,8 +299,9 @@ def test_logits_and_every_gradient_match_a_pytorch_twin(config, doc):
     loss = model.loss(tokens)
     loss.backward()
 
-    W, mods = torch_twin(model)
-    twin = twin_logits(W, model, tokens[:n])  # all positions at once, with a mask
+    net = gpt_to_torch(model)
+    W, mods = net.weights, gpt_matrices(model)
+    twin = net(tokens[:n])  # all positions at once, with a mask
     twin_loss = torch.nn.functional.cross_entropy(twin, torch.tensor(tokens[1 : n + 1]))
     twin_loss.backward()
     assert close(loss.data, twin_loss.item())

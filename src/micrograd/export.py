@@ -2,6 +2,7 @@
 
     net = to_torch(model)                    # torch.nn.Sequential, float64, the same weights
     from_torch(net, model)                   # and back, after training in PyTorch
+    gpt = gpt_to_torch(model)                # a GPT as a torch.nn.Module: gpt(tokens) -> logits
 
 Any Value graph as a function of tensors is micrograd.replay.torch.to_torch_fn. Needs torch
 (`pip install micrograd-plus[torch]`).
@@ -9,9 +10,10 @@ Any Value graph as a function of tensors is micrograd.replay.torch.to_torch_fn. 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from micrograd.nn import MLP
+from micrograd.nn import GPT, MLP
 
 
 def _torch() -> Any:
@@ -98,3 +100,56 @@ def from_torch(module: Any, model: MLP | None = None) -> MLP:
             state[f"layers.{i}.neurons.{j}.b"] = b
     model.load_state_dict(state)
     return model
+
+
+def gpt_matrices(model: GPT) -> dict[str, Any]:
+    """The GPT's weight matrices by name ("wte", "layers.0.attn.wq", ...): the modules whose
+    `.weight` rows of Values they are, in named_parameters()'s order."""
+    mods: dict[str, Any] = {"wte": model.wte, "wpe": model.wpe, "lm_head": model.lm_head}
+    for i, layer in enumerate(model.layers):
+        for name in ("wq", "wk", "wv", "wo"):
+            mods[f"layers.{i}.attn.{name}"] = getattr(layer.attn, name)
+        mods[f"layers.{i}.mlp.fc1"], mods[f"layers.{i}.mlp.fc2"] = layer.mlp.fc1, layer.mlp.fc2
+    return mods
+
+
+def gpt_to_torch(model: GPT) -> Any:
+    """The GPT as a torch.nn.Module (float64, the same weights) that reads a whole sequence at
+    once, nanoGPT's way: a (T, T) causal mask and the heads batched, with microgpt's rmsnorm on
+    the embeddings, ReLU MLP, no biases and a separate head. `net(tokens)` gives each position's
+    logits, (T, vocab_size); `net.weights[name]` is the matrix of gpt_matrices(model)[name]."""
+    torch = _torch()
+
+    class TorchGPT(torch.nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.weights: dict[str, Any] = {}
+            for name, m in gpt_matrices(model).items():
+                rows = [[w.data for w in row] for row in m.weight]
+                weight = torch.nn.Parameter(torch.tensor(rows, dtype=torch.float64))
+                self.register_parameter(name.replace(".", "_"), weight)
+                self.weights[name] = weight
+
+        def forward(self, tokens: Any) -> Any:
+            W, T, H, E = self.weights, len(tokens), model.n_head, model.n_embd
+            d = E // H
+
+            def rms(x: Any) -> Any:
+                return x * (x.pow(2).mean(-1, keepdim=True) + 1e-5) ** -0.5
+
+            x = rms(W["wte"][torch.as_tensor(tokens)] + W["wpe"][:T])
+            mask = torch.ones(T, T, dtype=torch.bool).tril()
+            for i in range(model.n_layer):
+                p = f"layers.{i}."
+                h = rms(x)
+                q, k, v = (
+                    (h @ W[f"{p}attn.{n}"].T).view(T, H, d).transpose(0, 1)
+                    for n in ("wq", "wk", "wv")
+                )
+                att = (q @ k.transpose(-1, -2) / math.sqrt(d)).masked_fill(~mask, -math.inf)
+                y = (att.softmax(-1) @ v).transpose(0, 1).reshape(T, E)
+                x = x + y @ W[p + "attn.wo"].T
+                x = x + torch.relu(rms(x) @ W[p + "mlp.fc1"].T) @ W[p + "mlp.fc2"].T
+            return x @ W["lm_head"].T
+
+    return TorchGPT()

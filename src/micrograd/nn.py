@@ -480,7 +480,12 @@ class GPT(Module):
                 f"position {pos} (start a new cache)"
             )
         token = self.check_token(token)
-        x = [t + p for t, p in zip(self.wte(token), self.wpe(pos))]
+        return self.read([t + p for t, p in zip(self.wte(token), self.wpe(pos))], cache)
+
+    def read(self, x: list[Value], cache: KVCache) -> list[Value]:
+        """The logits after the token whose embedding (its token's row plus its position's) is
+        `x`: the layers on it, its keys and values added to `cache`. A compiled step gives the
+        embedding as a product with one-hot inputs (micrograd.app.gpt), this method the rest."""
         x = rmsnorm(x)  # microgpt normalises the embeddings too
         for layer, keys, values in zip(self.layers, cache.keys, cache.values):
             x = layer(x, keys, values)

@@ -128,6 +128,12 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         help=_help("help_momentum", lang),
     )
     p.add_argument(
+        "--backend",
+        choices=["auto", "numpy", "python", "eager"],
+        default="auto",
+        help=_help("help_backend", lang),
+    )
+    p.add_argument(
         "--steps",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,

@@ -118,6 +118,7 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
             scheduler=scheduler,
             on_step=on_step,
             monitor=(X_train[:MONITOR], y_train[:MONITOR]),
+            backend=getattr(args, "backend", "auto"),  # the demo has no --backend: auto
         )
     except FloatingPointError as e:
         bar(None, None)

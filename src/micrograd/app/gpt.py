@@ -16,20 +16,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from micrograd import replay
 from micrograd.app.commands import UsageError, check_out_folder, progress_bar, write_out_folder
 from micrograd.data import CharTokenizer, names
+from micrograd.engine import Value
 from micrograd.io import gpt_bytes, load_gpt
+from micrograd.losses import cross_entropy_one
 from micrograd.nn import GPT
 from micrograd.optim import Adam, LinearLR
 from micrograd.text import language
 from micrograd.text import text as say
 from micrograd.tuning import tuned
 
-# A step builds 36,000 Values for a 3-letter name, 53,000 for a 5-letter one and 107,000 for an
-# 11-letter one (~8,500 a position: the matrices' multiply-adds). 200 steps took 32-35 s inside
-# tuned() on the 2-core development machine while other test runs kept both cores busy (0.16 s
-# a step; PyTorch float64 on one thread: 3-4 ms): well under a minute. microgpt runs 1,000.
-STEPS = 200
+# microgpt's 1,000 steps. A step's graph has 36,000 Values for a 3-letter name and 107,000 for an
+# 11-letter one; eager (inside tuned()) that is 65-160 ms a step on the 2-core development machine,
+# the compiled step (CompiledStep) 2-3 ms on numpy and ~8 ms on python. `micrograd train --data
+# names` measured there, lightly loaded: 9.5 s in all on numpy, 38 s on python (compiling included).
+STEPS = 1000
 LEARNING_RATE = 0.01
 BETAS = (0.85, 0.99)
 EPS = 1e-8
@@ -39,6 +42,87 @@ OUTPUTS = ("gpt.json", "gpt_loss.png")
 MEAN_OF = 50  # the loss picture's running mean: one name a step makes each step's loss noisy
 
 
+# The lengths a step is compiled for: a sequence runs in the shortest that holds it, its other
+# positions weighted 0. A program per length would waste no work but compile up to 16 times (1-3 s
+# each on numpy, 2.5-11 s on python for this model: longer than a 1,000-step run takes); one of
+# the block's length wastes 2-3x on the average name. Measured in benchmarks/gpt.py.
+LENGTHS = (4, 8, 12, 16)
+
+
+class CompiledStep:
+    """The GPT's loss on one sequence and its gradient, replayed (micrograd.replay) instead of
+    built and walked as a graph of Values each step: traced once per length of LENGTHS.
+
+    A traced program cannot branch on which token comes (tracing records the rows that the
+    example's tokens picked), so a program reads its tokens as one-hot rows: a token's
+    embedding is sum_v onehot[v] * wte[v] plus its position's row, a product with the table that
+    the numpy back end runs as one matrix product and that adds only exact zeros to the row. Each
+    position's loss (the fused cross-entropy against the next token's one-hot row) is weighted by
+    an input too: 1/n for the n positions of the sequence, 0 for the rest."""
+
+    def __init__(self, model: GPT, backend: str = "auto") -> None:
+        self.model, self.backend = model, replay.which(backend)
+        self.params = model.parameters()
+        self.lengths = sorted({min(n, model.block_size) for n in (*LENGTHS, model.block_size)})
+        self.programs: dict[int, replay.Program] = {}
+
+    def program(self, n: int) -> replay.Program:
+        """The program of the shortest compiled length that holds n positions (traced now if new)."""
+        length = next(m for m in self.lengths if m >= n)
+        if length not in self.programs:
+            inputs = (length + 1) * self.model.vocab_size + length
+            example = self.row([self.model.vocab_size - 1] * 2, length)
+            self.programs[length] = replay.compile(
+                self._loss(length), self.params, inputs, example=example, backend=self.backend
+            )
+        return self.programs[length]
+
+    def _loss(self, length: int) -> Callable[..., Value]:
+        """The loss of `length` positions as a function of one-hot rows and position weights."""
+        model, vocab = self.model, self.model.vocab_size
+
+        def loss(*x: Value) -> Value:
+            onehot = [list(x[i * vocab : (i + 1) * vocab]) for i in range(length + 1)]
+            weights = x[(length + 1) * vocab :]
+            cache, terms = model.new_cache(), []
+            for pos in range(length):
+                table, position = model.wte.weight, model.wpe.weight[pos]
+                embedding = [
+                    sum((onehot[pos][v] * table[v][j] for v in range(vocab)), position[j])
+                    for j in range(model.n_embd)
+                ]
+                logits = model.read(embedding, cache)
+                terms.append(weights[pos] * cross_entropy_one(logits, onehot[pos + 1]))
+            return sum(terms[1:], terms[0])
+
+        return loss
+
+    def row(self, tokens: Sequence[int], length: int) -> list[float]:
+        """The inputs of the program of `length` for `tokens` (2 to length + 1 of them): their
+        one-hot rows (zeros past the end), then each position's weight."""
+        vocab, n = self.model.vocab_size, len(tokens) - 1
+        row = [0.0] * ((length + 1) * vocab + length)
+        for i, t in enumerate(tokens):
+            row[i * vocab + t] = 1.0
+        row[(length + 1) * vocab : (length + 1) * vocab + n] = [1.0 / n] * n
+        return row
+
+    def value_and_grad(self, tokens: Sequence[int], theta: Any = None) -> tuple[float, Any]:
+        """(the loss of `tokens`, its gradient for model.parameters()), as GPT.loss(tokens) and
+        backward() give them; `theta` holds the parameters' numbers (default: their Values')."""
+        n = min(self.model.block_size, len(tokens) - 1)
+        for t in tokens[: n + 1]:
+            self.model.check_token(t)
+        if n < 1:
+            raise ValueError(
+                f"{self.model.spec}: the loss needs at least 2 tokens, got {list(tokens)!r}"
+            )
+        prog = self.program(n)
+        length = next(m for m in self.lengths if m >= n)
+        values, grads, _ = prog.value_and_grad([self.row(tokens[: n + 1], length)], params=theta)
+        return float(values[0]), grads
+
+
 def train_gpt(
     model: GPT,
     tokenizer: CharTokenizer,
@@ -46,25 +130,48 @@ def train_gpt(
     steps: int,
     lr: float = LEARNING_RATE,
     on_step: Callable[[int, float], None] | None = None,
+    backend: str = "eager",
 ) -> list[float]:
     """microgpt's training loop on `docs`, in order (docs[step % len(docs)]): the loss of one
     document a step, backward, an Adam step at lr * (1 - step / steps). Returns each step's loss;
-    a loss that is not a number stops it with FloatingPointError."""
+    a loss that is not a number stops it with FloatingPointError. `backend` "eager" builds each
+    step's graph of Values; "numpy", "python" or "auto" replay a CompiledStep."""
     optimizer = Adam(model.parameters(), lr=lr, betas=BETAS, eps=EPS)
     schedule = LinearLR(optimizer, start_factor=1.0, end_factor=0.0, total_iters=steps)
+    compiled = None if backend == "eager" else CompiledStep(model, backend)
+    arrays = compiled is not None and compiled.backend == "numpy"
+    theta = None
+    if arrays:  # the parameters as one array, updated in place by Adam's step_arrays
+        import numpy as np
+
+        theta = np.array([p.data for p in model.parameters()])
     losses = []
     with tuned():  # Value's op methods compiled, fewer full garbage collections
         for step in range(steps):
-            loss = model.loss(tokenizer.encode(docs[step % len(docs)]))
-            if not math.isfinite(loss.data):
-                raise FloatingPointError(f"the loss is {loss.data}")
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+            tokens = tokenizer.encode(docs[step % len(docs)])
+            if compiled is None:
+                value = model.loss(tokens)
+                loss = value.data
+                optimizer.zero_grad()
+                value.backward()
+            else:
+                loss, grads = compiled.value_and_grad(tokens, theta)
+            if not math.isfinite(loss):
+                raise FloatingPointError(f"the loss is {loss}")
+            if arrays:
+                optimizer.step_arrays(theta, grads)
+            else:
+                if compiled is not None:
+                    for p, g in zip(compiled.params, grads):
+                        p.grad = g
+                optimizer.step()
             schedule.step()
-            losses.append(loss.data)
+            losses.append(loss)
             if on_step is not None:
-                on_step(step, loss.data)
+                on_step(step, loss)
+    if theta is not None:  # the trained numbers back into the model's Values
+        for p, x in zip(model.parameters(), theta.tolist()):
+            p.data = x
     return losses
 
 
@@ -103,7 +210,11 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     bar = progress_bar(steps, args.quiet, lang)
     start = time.perf_counter()
     try:
-        losses = train_gpt(model, tokenizer, docs, steps, lr, lambda _, loss: bar(loss, None))
+
+        def on_step(step: int, loss: float) -> None:
+            bar(loss, None)
+
+        losses = train_gpt(model, tokenizer, docs, steps, lr, on_step, args.backend)
     except FloatingPointError as e:
         bar(None, None)
         raise ArithmeticError(say("gpt.err_diverged", lang, why=str(e))) from None

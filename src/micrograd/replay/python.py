@@ -223,19 +223,26 @@ def _template(rule: Callable[..., Any], n_inputs: int, constant: bool) -> Inline
 
 def _passes_on(node: Node) -> bool:
     """Whether an op gives each input its grad as it is: every local derivative is the int 1."""
-    shape = _inlined(node, ["a", "b"][: len(node.args)]) if node.kind == "op" else None
+    shape = _shape(node.op, len(node.args), node.k) if node.kind == "op" else None
     return shape is not None and all(d == "1" for d in shape.locals)
 
 
 def _one_expression(node: Node) -> bool:
     """Whether an op is one expression with nothing to compute for backward (+ and *): it can be
     written inside its reader's expression."""
-    shape = _inlined(node, ["a", "b"][: len(node.args)])
+    shape = _shape(node.op, len(node.args), node.k)
     return (
         shape is not None
         and not shape.statements
         and all(d == "1" or d.isidentifier() for d in shape.locals)
     )
+
+
+@functools.cache
+def _shape(op: str, n_args: int, k: float | None) -> Inlined | None:
+    """An op's rule written out on the inputs a and b: what the passes above ask of every node
+    of that op (asked once per op, not once per node of a graph of thousands)."""
+    return _inlined(Node("op", op, tuple(range(n_args)), k), ["a", "b"][:n_args])
 
 
 def _generate(tape: Tape, mode: str, fold: bool) -> tuple[str, tuple[float, ...], dict[str, Any]]:
@@ -387,6 +394,10 @@ def _local(text: str, name: str, statements: list[str]) -> tuple[str, str]:
     as it is; `1 if c else 0` (relu's slope) is a condition, where a dead unit passes nothing
     even from an inf or nan upstream; a name is read where it is; any other expression is
     computed now into `name`."""
+    if text == "1":  # the two usual cases, known without parsing: "+" and "*"
+        return ("one", "")
+    if text.isidentifier():
+        return ("times", text)
     tree = ast.parse(text, mode="eval").body
     if isinstance(tree, ast.Constant) and tree.value == 1 and type(tree.value) is int:
         return ("one", "")

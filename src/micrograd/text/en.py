@@ -193,6 +193,9 @@ CATALOG: dict[str, str] = {
     "accuracies and write model.json, decision_boundary.png and loss.png.",
     "cli.help_train": "train a classifier with your choices of data, model and optimizer",
     "cli.about_train": "Train an MLP classifier on a toy 2-D data set.",
+    "cli.help_backend": "how each step runs: auto (numpy where installed, else python), numpy, "
+    "python (the traced step replayed), or eager (the graph of Values built and walked each step; "
+    "the slowest) (default: %(default)s)",
     "cli.help_out": "folder for the model (model.json, or gpt.json with --data names) and the "
     "pictures (default: %(default)s)",
     "cli.help_seed": "seed for data and weights (default: %(default)s)",
@@ -685,8 +688,9 @@ CATALOG: dict[str, str] = {
     "exercise.backward.title": "backward(): topological order and +=",
     "exercise.backward.task": "Write Value.backward(): order the graph topologically, set "
     "self.grad = 1.0, and call each Value's _backward(), outputs before inputs. It is checked on "
-    "a + a, on b = a + a; c = b + b, on the Stack Exchange graph (a.grad 25, b.grad 19) and on a "
-    "chain of 100,000 Values.",
+    "a + a, on b = a + a; c = b + b, on the Stack Exchange graph (a.grad 25, b.grad 19), and two backward() calls on graphs that share their leaves "
+    "(grads add up); a chain of 20,000 Values, deeper than a recursive sort can go, is an optional "
+    "challenge.",
     "exercise.backward.hint.0": "A Value's _backward() may run only after every Value made from "
     "it has added its share to its grad: that is what the reversed topological order guarantees.",
     "exercise.backward.hint.1": "Build the order with a visited set that is local to backward(), "

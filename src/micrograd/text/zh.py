@@ -178,6 +178,9 @@ CATALOG: dict[str, str] = {
     "打印训练准确率和测试准确率，并写出 model.json、decision_boundary.png 和 loss.png。",
     "cli.help_train": "训练一个分类器，数据集、模型和优化器都由你选择",
     "cli.about_train": "在一个二维玩具数据集上训练多层感知机（MLP）分类器。",
+    "cli.help_backend": "每一步怎么运行：auto（装了 numpy 就用 numpy，否则用 python）、numpy、python"
+    "（重放追踪下来的一步），或 eager（每一步都搭出 Value 的计算图再反向走一遍；最慢）（默认："
+    "%(default)s）",
     "cli.help_out": "存放模型（model.json；用 --data names 时是 gpt.json）和图片的文件夹（默认："
     "%(default)s）",
     "cli.help_seed": "数据和权重的随机数种子（默认：%(default)s）",
@@ -629,7 +632,8 @@ CATALOG: dict[str, str] = {
     "exercise.backward.title": "backward()：拓扑排序与 +=",
     "exercise.backward.task": "实现 Value.backward()：对计算图做拓扑排序，把输出节点的梯度设为 1（"
     "self.grad = 1.0），再按逆序调用每个 Value 的 _backward()。检查用的图：a + a；b = a + a; c = "
-    "b + b；Stack Exchange 问题里的图（a.grad 25，b.grad 19）；以及 100,000 个 Value 的长链。",
+    "b + b；Stack Exchange 问题里的图（a.grad 25，b.grad 19）；以及在共用叶子节点的两张图上各调用一次 backward()（梯度要累加）。"
+    "20,000 个 Value 的长链比递归排序能走的更深，是一个可选的挑战。",
     "exercise.backward.hint.0": "一个 Value 的 _backward() 只能在所有用到它的子节点都把梯度传给它"
     "之后才运行：拓扑排序的逆序保证了这一点。",
     "exercise.backward.hint.1": "visited 集合要放在 backward() 里面（不能是全局的），每个 "

@@ -129,6 +129,11 @@ class Group:
         their gradients in `grads`, as views, made once per vector."""
         return None, None, None, None
 
+    def gathers(self) -> bool:
+        """Whether a block of the parameters is read by gathering (an irregular layout): a copy,
+        which must be read again when the parameters change in place."""
+        return False
+
     def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         """Compute the nodes' values into `out`; return what backward needs (local derivatives)."""
         raise NotImplementedError
@@ -238,6 +243,10 @@ class LinearGroup(Group):
         dW = self.weights.view(grads) if self.weights.base >= 0 else None
         dbias = self.bias.view(grads) if self.bias and self.bias.base >= 0 else None
         return self.weights.view(params), bias, dW, dbias
+
+    def gathers(self) -> bool:
+        assert self.weights is not None
+        return self.weights.base < 0 or (self.bias is not None and self.bias.base < 0)
 
     def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
         W, bias, _, _ = blocks

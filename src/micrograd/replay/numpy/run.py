@@ -106,6 +106,7 @@ class NumpyProgram(Program):
         ]
         # the groups backward may run: those of nodes the differentiated output depends on
         self.in_backward = [backward[members[0]] for _, _, members in buckets]
+        self.gathered = any(g.gathers() for g in self.groups)  # blocks that are copies
         self._local = threading.local()
         self._plans: dict[bool, _Plan] = {}
 
@@ -144,6 +145,9 @@ class NumpyProgram(Program):
             # the parameters' gradient is added into one array per thread, through views of it
             grads = cache["param_grads"] = np.zeros(len(self.params), self.dtype)
             cache["blocks"] = [g.blocks(params, grads) for g in self.groups]  # made once
+        elif self.gathered:  # a block of an irregular layout is a copy: read it again
+            grads = cache["param_grads"]
+            cache["blocks"] = [g.blocks(params, grads) for g in self.groups]
         blocks = cache["blocks"]
         values = self._buffers(batch.shape[0])
         if self.reads_params:

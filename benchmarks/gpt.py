@@ -1,0 +1,157 @@
+"""Benchmark: one training step of microgpt's GPT (micrograd.nn.GPT, its defaults: 1 layer,
+n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~1 minute
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20   # a quick look
+
+A step here is the loss of one name and its gradient for every parameter (the optimizer's update
+is left out: it is the same arithmetic on every side). Sides, all from the same weights:
+  eager         GPT.loss(tokens) and backward(): the graph of Values built and walked
+  eager tuned   the same inside micrograd.tuned() (the op methods compiled), as the command runs
+  numpy         micrograd.app.gpt.CompiledStep on the numpy back end (the traced step replayed)
+  python        the same on the pure-Python back end (what the browser runs)
+  torch         micrograd.export.gpt_to_torch: PyTorch float64 on one thread, every position at
+                once with a causal mask, F.cross_entropy, backward()
+Each round takes the same names in turn; for each name every side runs once, their order turned
+by one each name (paired, interleaved), and each side's time is compared with torch's on the same
+name. Printed: the median over all names and rounds of each side's ms a step, and of its ratio to
+torch (min..max of the rounds' medians). Before timing, every side's loss on every name must equal
+eager's to 1e-9 (relative), and its gradient to 1e-9 of the gradient's largest entry. Compiling
+(tracing and code generation, once per length of CompiledStep.lengths) is timed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+
+from micrograd import tuned
+from micrograd.app.gpt import CompiledStep
+from micrograd.data import CharTokenizer, names
+from micrograd.export import gpt_matrices, gpt_to_torch
+from micrograd.nn import GPT
+
+torch.set_num_threads(1)
+
+
+def eager_step(model, tokens):
+    """(loss, gradient) by the engine: the graph built and walked."""
+    loss = model.loss(tokens)
+    model.zero_grad()
+    loss.backward()
+    return loss.data, [p.grad for p in model.parameters()]
+
+
+def torch_side(model):
+    """A step of the PyTorch twin: (loss, gradient in named_parameters()'s order)."""
+    net = gpt_to_torch(model)
+    weights = [net.weights[name] for name in gpt_matrices(model)]
+    cross_entropy = torch.nn.functional.cross_entropy
+
+    def step(tokens):
+        n = min(model.block_size, len(tokens) - 1)
+        for w in weights:
+            w.grad = None
+        loss = cross_entropy(net(tokens[:n]), torch.tensor(tokens[1 : n + 1]))
+        loss.backward()
+        return loss.item(), torch.cat([w.grad.reshape(-1) for w in weights]).tolist()
+
+    return step
+
+
+def close(got, want):
+    loss, grads = got
+    scale = max(abs(g) for g in want[1])
+    return abs(loss - want[0]) <= 1e-9 * abs(want[0]) and all(
+        abs(g - w) <= 1e-9 * scale for g, w in zip(grads, want[1])
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--names", type=int, default=30, help="names per round")
+    args = parser.parse_args()
+
+    docs = names()
+    random.Random(0).shuffle(docs)
+    tokenizer = CharTokenizer(docs)
+    random.seed(42)
+    model = GPT(tokenizer.vocab_size)
+    batch = [tokenizer.encode(d) for d in docs[: args.names]]
+
+    compile_s = {}
+    compiled = {}
+    for backend in ("numpy", "python"):
+        start = time.perf_counter()
+        step = CompiledStep(model, backend)
+        for n in step.lengths:
+            step.program(n)
+        compile_s[backend] = time.perf_counter() - start
+        compiled[backend] = step
+
+    def tuned_step(tokens):
+        with tuned():
+            return eager_step(model, tokens)
+
+    sides = {
+        "eager": lambda tokens: eager_step(model, tokens),
+        "eager tuned": tuned_step,
+        "numpy": lambda tokens: compiled["numpy"].value_and_grad(tokens),
+        "python": lambda tokens: compiled["python"].value_and_grad(tokens),
+        "torch": torch_side(model),
+    }
+    for tokens in batch:  # the same numbers on every side, or no timing
+        want = sides["eager"](tokens)
+        for name, side in sides.items():
+            loss, grads = side(tokens)
+            if not close((loss, list(np.asarray(grads, dtype=float))), want):
+                sys.exit(f"{name} disagrees with eager on {tokenizer.decode(tokens)!r}")
+
+    times = {name: [] for name in sides}
+    ratios = {name: [] for name in sides}  # per round: the median of side / torch
+    order = list(sides)
+    for _ in range(args.rounds):
+        per_round = {name: [] for name in sides}
+        for i, tokens in enumerate(batch):
+            took = {}
+            for name in order[i % len(order) :] + order[: i % len(order)]:
+                gc.collect()
+                start = time.perf_counter()
+                sides[name](tokens)
+                took[name] = time.perf_counter() - start
+            for name in sides:
+                times[name].append(took[name])
+                per_round[name].append(took[name] / took["torch"])
+        for name in sides:
+            ratios[name].append(statistics.median(per_round[name]))
+
+    print(f"microgpt's GPT: {model.spec}, {len(model.parameters())} parameters; one name a step")
+    print(
+        f"{args.rounds} rounds x {args.names} names; Python {platform.python_version()}, "
+        f"torch {torch.__version__} (1 thread), numpy {np.__version__}"
+    )
+    print(f"{'side':<12} {'ms a step':>10} {'/ torch':>9}   rounds' medians")
+    for name in sides:
+        ms = 1000 * statistics.median(times[name])
+        r = ratios[name]
+        print(f"{name:<12} {ms:>10.2f} {statistics.median(r):>9.2f}   {min(r):.2f}..{max(r):.2f}")
+    eager_ms = statistics.median(times["eager tuned"])
+    for backend in ("numpy", "python"):
+        speedup = eager_ms / statistics.median(times[backend])
+        print(
+            f"{backend}: {speedup:.1f}x eager tuned; compiling its {len(compiled[backend].lengths)}"
+            f" lengths {compile_s[backend]:.1f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()
