@@ -467,8 +467,8 @@ def closure_at(node: Any, lang: str) -> str | None:
     fn = getattr(node, "_backward", None)
     fn = getattr(fn, "__wrapped__", fn)  # the backward check wraps each closure to watch it
     code = getattr(fn, "__code__", None)
-    if code is None or not os.path.isfile(code.co_filename):
-        return None
+    if code is None or not code.co_filename.endswith(".py") or not os.path.isfile(code.co_filename):
+        return None  # a notebook's cells are run joined: their line numbers are not the file's
     path = os.path.abspath(code.co_filename)
     if path.startswith(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))):
         return None  # micrograd's own code: the reference, or the engine

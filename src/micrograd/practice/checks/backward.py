@@ -25,7 +25,7 @@ from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text
 
-CHAIN = 20_000  # deeper than the recursion limit learner code runs under (10,000)
+CHAIN = 20_000  # deeper than learner code may recurse (Python's limit, 1,000 unless raised; 10,000 at most)
 Graph = tuple[Any, dict[str, Any], list[str]]  # (root, named Values, the leaves' names)
 
 
@@ -212,7 +212,8 @@ def _inputs_first(calls: Sequence[Call]) -> bool:
 # ---------------------------------------------------------------------------- backward
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     """The learner's backward() on a + a, b = a + a; c = b + b, the Stack Exchange graph (at its
-    numbers and at random ones) and a chain of 100,000, against the engine."""
+    numbers and at random ones), two backward() calls on graphs sharing their leaves, and a chain of
+    CHAIN Values (a challenge: a recursive sort passes with a note), against the engine."""
     V = value_class(ns, lang)
     rng = random.Random(seed)
     x, y = rng.uniform(-2, 2), rng.uniform(-2, 2)
