@@ -48,6 +48,8 @@ PAGES = {
     "docs/tutorial.zh-CN.md": "tutorial.zh.md",
     "docs/bugs.md": "bugs.md",
     "docs/bugs.zh-CN.md": "bugs.zh.md",
+    "docs/gpt.md": "gpt.md",
+    "docs/gpt.zh-CN.md": "gpt.zh.md",
     "docs/guide.md": "guide.md",
     "docs/guide.zh-CN.md": "guide.zh.md",
     "docs/performance.md": "performance.md",

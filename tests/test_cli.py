@@ -636,7 +636,9 @@ def test_train_on_names_lowers_the_loss_saves_the_model_and_samples_ten(
     if lang == "en":
         out, printed = names_run
         assert (out / "gpt_loss.png").read_bytes().startswith(PNG)
-        assert "trained 30 steps in " in printed and "wrote gpt.json, gpt_loss.png to" in printed
+        assert (out / "gpt_attention.png").read_bytes().startswith(PNG)
+        assert "trained 30 steps in " in printed
+        assert "wrote gpt.json, gpt_loss.png, gpt_attention.png to" in printed
     else:  # no picture: the Chinese font may be missing here
         out = tmp_path / "zh"
         args = ["--steps", "30", "--out", str(out), "--lang", "zh", "--no-plot"]
@@ -664,6 +666,19 @@ def test_sample_draws_from_the_saved_model(names_run, capsys):
     assert again == said  # seeded
     code, hot, _ = run_cli(capsys, "sample", model, "-n", "3", "--temperature", "5")
     assert code == 0 and len(hot.splitlines()) == 3
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "wrote "), ("zh", "已写出 ")])
+def test_sample_draws_the_attention_of_the_first_name(names_run, tmp_path, capsys, lang, said):
+    out, _ = names_run
+    picture = tmp_path / "attention.png"
+    argv = ["sample", str(out / "gpt.json"), "-n", "2", "--attention", str(picture)]
+    code, printed, err = run_cli(capsys, *argv, "--lang", lang)
+    assert code == 0 and len(re.findall(SAMPLE_LINE[lang], printed)) == 2
+    assert printed.splitlines()[-1].startswith(said + str(picture))
+    assert picture.read_bytes().startswith(PNG)
+    code, printed, err = run_cli(capsys, *argv[:-1], str(tmp_path), "--lang", lang)  # a folder
+    assert code == 1 and printed == "" and "not a regular file" in err and err.count("\n") == 1
 
 
 def test_sample_refuses_a_bad_model_file_in_one_line(tmp_path, capsys):

@@ -10,6 +10,7 @@ import pytest
 
 from micrograd.app.gpt import BETAS, EPS, train_gpt
 from micrograd.data import CharTokenizer, names
+from micrograd.engine import Value
 from micrograd.io import gpt_to_json, load, load_gpt, save, save_gpt
 from micrograd.nn import GPT, MLP, Embedding, Linear, rmsnorm, softmax
 
@@ -267,3 +268,61 @@ def trains_as_eager(backend):
 
 def test_the_compiled_step_trains_as_eager_does_on_the_python_back_end():
     trains_as_eager("python")
+
+
+def test_the_recorded_attention_is_each_heads_softmax_of_q_and_k_by_hand():
+    """GPT.attention(tokens)[layer][head][i] is a probability vector over positions 0..i, the
+    softmax of q_i . k_j / sqrt(head_dim) computed here with floats from the model's own wq and wk
+    (a tiny config, two layers: the second reads the first's output), and recording them changes
+    no logit."""
+    tok = CharTokenizer(["abc"])
+    random.seed(11)
+    model = GPT(tok.vocab_size, block_size=6, n_layer=2, n_embd=4, n_head=2)
+    tokens = [tok.bos, 0, 2, 1, 1]
+    weights = model.attention(tokens)
+    assert len(weights) == 2 and all(len(layer) == 2 for layer in weights)
+    for layer in weights:
+        for head in layer:
+            assert [len(row) for row in head] == [1, 2, 3, 4, 5]
+            for row in head:
+                assert all(w > 0 for w in row) and sum(row) == pytest.approx(1, abs=1e-12)
+
+    def floats(vector):
+        return [v.data for v in vector]
+
+    d = model.n_embd // model.n_head
+    xs = [  # the input of layer 0 at each position, then of layer 1
+        floats(rmsnorm([t + p for t, p in zip(model.wte(token), model.wpe(pos))]))
+        for pos, token in enumerate(tokens)
+    ]
+    for li, layer in enumerate(model.layers):
+        normed = [rmsnorm([Value(v) for v in x]) for x in xs]
+        qs = [floats(layer.attn.wq(x)) for x in normed]
+        ks = [floats(layer.attn.wk(x)) for x in normed]
+        for h in range(model.n_head):
+            s = slice(h * d, (h + 1) * d)
+            for i in range(len(tokens)):
+                scores = [
+                    sum(a * b for a, b in zip(qs[i][s], ks[j][s])) / math.sqrt(d)
+                    for j in range(i + 1)
+                ]
+                top = max(scores)
+                exps = [math.exp(z - top) for z in scores]
+                by_hand = [e / sum(exps) for e in exps]
+                assert weights[li][h][i] == pytest.approx(by_hand, rel=1e-12, abs=1e-15)
+        cache = model.new_cache()  # the next layer's inputs, as the model computes them
+        xs = []
+        for pos, token in enumerate(tokens):
+            x = rmsnorm([t + p for t, p in zip(model.wte(token), model.wpe(pos))])
+            for layer_before, keys, values in zip(model.layers[: li + 1], cache.keys, cache.values):
+                x = layer_before(x, keys, values)
+            xs.append(floats(x))
+
+    cache, seen = model.new_cache(), []
+    recorded = [floats(model(t, cache, seen)) for t in tokens]
+    assert recorded == [floats(row) for row in model.forward(tokens)]
+    assert len(seen) == len(tokens) * model.n_layer * model.n_head
+    with pytest.raises(ValueError, match="needs 1 to block_size=6 tokens, got 7"):
+        model.attention([tok.bos] * 7)
+    with pytest.raises(ValueError, match="token 9 is out of range"):
+        model.attention([tok.bos, 9])

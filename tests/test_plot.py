@@ -28,3 +28,20 @@ def test_without_a_chinese_font_the_pictures_stay_english_and_say_why(monkeypatc
     assert plot.picture_language("zh") == "en"
     assert "no Chinese font" in capsys.readouterr().err
     assert plot.loss_curve(HISTORY, lang="zh") == plot.loss_curve(HISTORY)  # English words
+
+
+def test_the_attention_picture_draws_each_head_in_both_languages(monkeypatch, capsys):
+    """A heat map per head (two layers of two here), the characters on the axes: a PNG, drawn
+    in Chinese without a missing glyph where a Chinese font is found, else in English."""
+    rows = [[1.0], [0.25, 0.75], [0.2, 0.3, 0.5]]
+    weights = [[rows, rows], [rows, rows]]
+    english = plot.attention_weights(weights, ["·", "a", "b"])
+    assert english.startswith(b"\x89PNG")
+    if plot._cjk_font() is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            chinese = plot.attention_weights(weights, ["·", "a", "b"], lang="zh")
+        assert chinese.startswith(b"\x89PNG") and chinese != english
+    monkeypatch.setattr(plot, "_cjk_font", lambda: None)
+    assert plot.attention_weights(weights, ["·", "a", "b"], lang="zh") == english
+    assert "no Chinese font" in capsys.readouterr().err

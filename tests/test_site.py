@@ -937,3 +937,35 @@ def test_a_correct_backward_passes_in_the_page_and_its_prints_are_shown(browser,
     assert result.get_attribute("data-passed") == "true", result.text
     assert "另有一个挑战" not in result.text
     stayed_local(browser)
+
+
+def test_the_gpt_page_trains_microgpt_until_its_loss_falls_and_makes_up_names(
+    browser, site, tmp_path
+):
+    """Nothing installed and no outside request: the page's Python traces the step once, trains
+    until the mean of the last 50 losses is below 2.6 (from ~3.3), and samples ten names."""
+    browser.get(site.url + "zh/microgpt/")
+    until(browser, "return !!window.mgSite && !!window.mgSite.gpt", LOAD, "the GPT widget")
+    root = browser.find_element("css selector", '[data-mg="gpt"]')
+    root.find_element("css selector", '[data-action="play"]').click()
+    status = root.find_element("css selector", "[data-status]")
+    until(browser, "return arguments[0].textContent.length > 0", 60, "the status", status)
+    fallen = (
+        "const s = window.mgSite.gpt.state;"
+        " return !!s && s.step >= 50 && s.mean !== null && s.mean < 2.6"
+    )
+    until(browser, fallen, 240, "the mean loss below 2.6")
+    root.find_element("css selector", '[data-action="pause"]').click()
+    state = browser.execute_script("return window.mgSite.gpt.state")
+    assert state["compiled"] and state["losses"] is not None
+    assert "编译用了" in status.text  # the page says what it did, in its language
+    first = browser.execute_script("return window.mgSite.gpt.losses.slice(0, 10)")
+    assert sum(first) / len(first) > 3.0  # it started near log 27
+    root.find_element("css selector", '[data-action="sample"]').click()
+    samples = root.find_element("css selector", "[data-samples]")
+    until(browser, "return arguments[0].dataset.count === '10'", 60, "ten names", samples)
+    made = [li.text for li in samples.find_elements("css selector", "li")]
+    assert len(made) == 10 and all(re.fullmatch(r"[a-z]{0,7}", n) for n in made), made
+    assert sum(bool(n) for n in made) >= 8
+    screenshot(browser, "site-gpt.zh-CN.png", tmp_path)
+    stayed_local(browser)

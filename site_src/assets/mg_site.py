@@ -222,6 +222,101 @@ def playground(action: str, arg: object = None, lang: str = "en") -> dict:
     return PLAYGROUND.state(since=0)
 
 
+# ---------------------------------------------------------------------------- the GPT
+class GptRun:
+    """The page's GPT: microgpt's model (micrograd.nn.GPT, with a block of 8) on the shipped names
+    of at most 7 letters, one name a step, trained with microgpt's Adam (lr 0.01, betas 0.85 and
+    0.99) at a constant rate (the page does not know how many steps it will run). The step is
+    traced once and replayed (micrograd.app.gpt.CompiledStep) on the python back end: no numpy
+    here, and eager Values would take ~0.75 s a step in WebAssembly, the replay ~25 ms. Every
+    name runs in the one program of the block's length: compiling a second would cost more time
+    than the few names it would speed up."""
+
+    LETTERS = 7
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> dict:
+        import random
+
+        from micrograd.app.gpt import BETAS, EPS, LEARNING_RATE, CompiledStep
+        from micrograd.data import CharTokenizer, names
+        from micrograd.nn import GPT
+        from micrograd.optim import Adam
+
+        every = names()
+        self.docs = [d for d in every if len(d) <= self.LETTERS]
+        random.Random(0).shuffle(self.docs)
+        self.tokenizer = CharTokenizer(every)
+        random.seed(42)  # the weights come from Python's random, as in microgpt
+        self.model = GPT(self.tokenizer.vocab_size, block_size=self.LETTERS + 1)
+        self.step_of = CompiledStep(self.model, "python", lengths=())
+        params = self.step_of.params
+        self.optimizer = Adam(params, lr=LEARNING_RATE, betas=BETAS, eps=EPS)
+        self.losses: list[float] = []
+        self.train_seconds = self.compile_seconds = 0.0
+        return self.state(since=0)
+
+    def train(self, steps: int) -> dict:
+        """`steps` steps (at most 50 a call); the first call compiles the step first."""
+        since = len(self.losses)
+        if not self.step_of.programs:
+            start = time.perf_counter()
+            self.step_of.program(self.model.block_size - 1)
+            self.compile_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        for _ in range(max(0, min(int(steps), 50))):
+            doc = self.docs[len(self.losses) % len(self.docs)]
+            loss, grads = self.step_of.value_and_grad(self.tokenizer.encode(doc))
+            for p, g in zip(self.step_of.params, grads):
+                p.grad = g
+            self.optimizer.step()
+            self.losses.append(loss)
+        self.train_seconds += time.perf_counter() - start
+        return self.state(since)
+
+    def state(self, since: int) -> dict:
+        """The losses from step `since` on, the mean of the last 50, and the times."""
+        last = self.losses[-50:]
+        return {
+            "step": len(self.losses),
+            "since": since,
+            "losses": self.losses[since:],
+            "mean": sum(last) / len(last) if last else None,
+            "compiled": bool(self.step_of.programs),
+            "compile_seconds": self.compile_seconds,
+            "train_seconds": self.train_seconds,
+        }
+
+    def sample(self, n: int, temperature: float) -> dict:
+        """n names drawn at `temperature` (from a generator of their own: the weights' random
+        stays as it is)."""
+        import random
+
+        rng = random.Random(len(self.losses))
+        t = min(max(float(temperature), 0.1), 2.0)
+        made = [self.model.sample(self.tokenizer, t, rng) for _ in range(max(1, min(int(n), 20)))]
+        return {"names": [self.tokenizer.decode(ids) for ids in made], "temperature": t}
+
+
+GPT_RUN: GptRun | None = None
+
+
+def gpt(action: str, arg: object = None) -> dict:
+    """The page's GPT: "reset", "train" (arg: steps), "sample" (arg: temperature), or its state."""
+    global GPT_RUN
+    if GPT_RUN is None:
+        GPT_RUN = GptRun()
+    if action == "reset":
+        return GPT_RUN.reset()
+    if action == "train":
+        return GPT_RUN.train(int(arg or 1))  # type: ignore[call-overload]
+    if action == "sample":
+        return GPT_RUN.sample(10, float(arg or 0.5))  # type: ignore[arg-type]
+    return GPT_RUN.state(since=0)
+
+
 # ---------------------------------------------------------------------------- practice
 def practice_list(lang: str) -> list:
     """The exercises written in code (the predict ones are quizzes: the stepper page has them)."""

@@ -445,6 +445,94 @@
     loadScript("assets/site/playground_draw.js").then(() => request("reset", config()));
   }
 
+  // ------------------------------------------------------------------ the GPT
+  // Train microgpt's GPT in the page's Python (mg_site.GptRun), draw its loss, sample names.
+  function setupGpt(root) {
+    const q = (s) => root.querySelector(s);
+    const curve = q("canvas[data-curve]");
+    const status = q("[data-status]");
+    const error = q("[data-error]");
+    const gp = (site.gpt = { playing: false, losses: [], highest: 1e-9, state: null });
+
+    function metric(name, value, text) {
+      const m = q(`[data-metric="${name}"]`);
+      m.dataset.value = value == null ? "" : String(value);
+      m.textContent = text !== undefined ? text : m.dataset.value || "–";
+    }
+
+    function show(s) {
+      gp.state = s;
+      if (s.since === 0) [gp.losses, gp.highest] = [[], 1e-9];
+      gp.losses.length = s.since;
+      gp.losses.push(...s.losses);
+      // the curve is the mean of the last 50 losses: one name a step makes each loss noisy
+      gp.means = gp.losses.map((_, i) => {
+        const last = gp.losses.slice(Math.max(0, i - 49), i + 1);
+        return last.reduce((a, b) => a + b, 0) / last.length;
+      });
+      gp.highest = Math.max(gp.highest, ...gp.means.filter(Number.isFinite));
+      metric("step", s.step);
+      metric("loss", s.mean, s.mean == null ? "–" : s.mean.toFixed(3));
+      if (s.step) metric("rate", s.train_seconds / s.step, say("gpt_ms", { ms: ((1000 * s.train_seconds) / s.step).toFixed(0) }));
+      window.mgPlayground.curves(curve, gp.means, null, gp.highest, s.step, WORDS);
+      if (s.compiled) status.textContent = say("gpt_compiled", { s: s.compile_seconds.toFixed(1) });
+      root.dataset.step = String(s.step);
+    }
+
+    async function request(action, arg) {
+      error.textContent = "";
+      try {
+        const s = await call("gpt", action, arg);
+        if (s.error) throw new Error(s.error);
+        return s;
+      } catch (e) {
+        error.textContent = e.message.trim().split("\n").pop();
+        gp.playing = false;
+        setButtons();
+        return null;
+      }
+    }
+
+    function setButtons() {
+      q('[data-action="play"]').disabled = gp.playing;
+      q('[data-action="pause"]').disabled = !gp.playing;
+    }
+
+    async function loop() {
+      while (gp.playing) {
+        if (!gp.state || !gp.state.compiled) status.textContent = say("gpt_compiling");
+        const s = await request("train", gp.state && gp.state.compiled ? 10 : 1);
+        if (!s) break;
+        show(s);
+        await new Promise((r) => requestAnimationFrame(() => r())); // let the page draw
+      }
+    }
+
+    q('[data-action="play"]').addEventListener("click", () => {
+      if (gp.playing) return;
+      gp.playing = true;
+      setButtons();
+      loop();
+    });
+    q('[data-action="pause"]').addEventListener("click", () => {
+      gp.playing = false;
+      setButtons();
+    });
+    q('[data-action="sample"]').addEventListener("click", async () => {
+      const s = await request("sample", Number(q('[data-field="temperature"]').value));
+      if (!s) return;
+      const list = q("[data-samples]");
+      list.textContent = "";
+      for (const name of s.names) list.append(el("li", {}, name));
+      list.dataset.count = String(s.names.length);
+    });
+    setButtons();
+    loadScript("assets/site/playground_draw.js").then(async () => {
+      const s = await request("state");
+      if (s) show(s);
+    });
+  }
+
   // ------------------------------------------------------------------ practice
   function setupPractice(root) {
     const q = (s) => root.querySelector(s);
@@ -627,7 +715,7 @@
 
   function main() {
     setupBlocks();
-    const widgets = { stepper: setupStepper, playground: setupPlayground, practice: setupPractice };
+    const widgets = { stepper: setupStepper, playground: setupPlayground, practice: setupPractice, gpt: setupGpt };
     for (const root of document.querySelectorAll("[data-mg]")) {
       const setup = widgets[root.dataset.mg];
       if (setup) setup(root);

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from micrograd.engine import Value
 from micrograd.losses import cross_entropy, logsumexp
+from micrograd.modes import no_grad
 
 if TYPE_CHECKING:
     from micrograd.data import CharTokenizer
@@ -323,10 +324,15 @@ class CausalSelfAttention(Module):
         self.wo = Linear(n_embd, n_embd)  # the heads' outputs mixed back into one vector
 
     def __call__(
-        self, x: Sequence[Value], keys: list[list[Value]], values: list[list[Value]]
+        self,
+        x: Sequence[Value],
+        keys: list[list[Value]],
+        values: list[list[Value]],
+        attention: list[list[Value]] | None = None,
     ) -> list[Value]:
         """The attention output for the token `x`; `keys` and `values` are this layer's cache of
-        the tokens before it, and x's own key and value are appended to them."""
+        the tokens before it, and x's own key and value are appended to them. Each head's softmax
+        weights over those tokens are appended to `attention` too, if a list is given."""
         q = self.wq(x)
         keys.append(self.wk(x))
         values.append(self.wv(x))
@@ -339,6 +345,8 @@ class CausalSelfAttention(Module):
                 sum((qi * ki for qi, ki in zip(q_h, k[s])), Value(0.0)) / math.sqrt(d) for k in keys
             ]
             weights = softmax(scores)
+            if attention is not None:  # what this head looks at (GPT.attention)
+                attention.append(weights)
             for j in range(h * d, (h + 1) * d):  # the weighted mean of their values
                 out.append(sum((w * v[j] for w, v in zip(weights, values)), Value(0.0)))
         return self.wo(out)
@@ -382,9 +390,14 @@ class Block(Module):
         self.mlp = MLPBlock(n_embd)
 
     def __call__(
-        self, x: list[Value], keys: list[list[Value]], values: list[list[Value]]
+        self,
+        x: list[Value],
+        keys: list[list[Value]],
+        values: list[list[Value]],
+        attention: list[list[Value]] | None = None,
     ) -> list[Value]:
-        x = [a + r for a, r in zip(self.attn(rmsnorm(x), keys, values), x)]
+        """x after this layer; its attention's weights are appended to `attention` if given."""
+        x = [a + r for a, r in zip(self.attn(rmsnorm(x), keys, values, attention), x)]
         return [m + r for m, r in zip(self.mlp(rmsnorm(x)), x)]
 
     def named_parameters(self) -> list[tuple[str, Value]]:
@@ -468,9 +481,12 @@ class GPT(Module):
             )
         return index
 
-    def __call__(self, token: int, cache: KVCache) -> list[Value]:
+    def __call__(
+        self, token: int, cache: KVCache, attention: list[list[Value]] | None = None
+    ) -> list[Value]:
         """The logits of the token that follows `token`, read after the tokens in `cache` (at
-        position len(cache)); `token`'s keys and values are added to the cache."""
+        position len(cache)); `token`'s keys and values are added to the cache (and each head's
+        attention weights to `attention`, as read() says)."""
         pos = len(cache)
         if len(cache.keys) != self.n_layer:
             raise ValueError(f"{self.spec}: a cache of {len(cache.keys)} layers; use new_cache()")
@@ -480,25 +496,52 @@ class GPT(Module):
                 f"position {pos} (start a new cache)"
             )
         token = self.check_token(token)
-        return self.read([t + p for t, p in zip(self.wte(token), self.wpe(pos))], cache)
+        embedding = [t + p for t, p in zip(self.wte(token), self.wpe(pos))]
+        return self.read(embedding, cache, attention)
 
-    def read(self, x: list[Value], cache: KVCache) -> list[Value]:
+    def read(
+        self, x: list[Value], cache: KVCache, attention: list[list[Value]] | None = None
+    ) -> list[Value]:
         """The logits after the token whose embedding (its token's row plus its position's) is
         `x`: the layers on it, its keys and values added to `cache`. A compiled step gives the
-        embedding as a product with one-hot inputs (micrograd.app.gpt), this method the rest."""
+        embedding as a product with one-hot inputs (micrograd.app.gpt), this method the rest.
+        Given a list, `attention` gets each head's softmax weights over the tokens read so far,
+        layer by layer, head by head: n_layer * n_head lists of len(cache) Values."""
         x = rmsnorm(x)  # microgpt normalises the embeddings too
         for layer, keys, values in zip(self.layers, cache.keys, cache.values):
-            x = layer(x, keys, values)
+            x = layer(x, keys, values, attention)
         return self.lm_head(x)
 
-    def forward(self, tokens: Sequence[int]) -> list[list[Value]]:
-        """The logits after each of `tokens` (1 to block_size of them), read one at a time."""
+    def attention(self, tokens: Sequence[int]) -> list[list[list[list[float]]]]:
+        """Each head's attention weights as the model reads `tokens` (1 to block_size of them):
+        `weights[layer][head][i][j]` is how much position i attends to position j, for j <= i (row
+        i is a softmax over positions 0..i, so it sums to 1)."""
+        self._check_sequence(tokens)
+        weights: list[list[list[list[float]]]] = [
+            [[] for _ in range(self.n_head)] for _ in range(self.n_layer)
+        ]
+        cache = self.new_cache()
+        with no_grad():  # numbers only: no graph to keep
+            for t in tokens:
+                seen: list[list[Value]] = []  # layer 0's heads, then layer 1's, ...
+                self(t, cache, seen)
+                for k, row in enumerate(seen):
+                    weights[k // self.n_head][k % self.n_head].append([w.data for w in row])
+        return weights
+
+    def _check_sequence(self, tokens: Sequence[int]) -> None:
+        """A ValueError unless `tokens` is 1 to block_size token ids (all checked before anything
+        is built)."""
         if not 1 <= len(tokens) <= self.block_size:
             raise ValueError(
                 f"{self.spec}: needs 1 to block_size={self.block_size} tokens, got {len(tokens)}"
             )
-        for t in tokens:  # all checked before anything is built
+        for t in tokens:
             self.check_token(t)
+
+    def forward(self, tokens: Sequence[int]) -> list[list[Value]]:
+        """The logits after each of `tokens` (1 to block_size of them), read one at a time."""
+        self._check_sequence(tokens)
         cache = self.new_cache()
         return [self(t, cache) for t in tokens]
 

@@ -178,6 +178,7 @@ def _add_sample_command(sub: Any, lang: str) -> None:
         help=say("gpt.help_temperature", lang),
     )
     p.add_argument("--seed", type=int, default=1337, help=say("gpt.help_seed", lang))
+    p.add_argument("--attention", metavar="FILE", help=say("gpt.help_attention", lang))
     p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
     p.set_defaults(run=gpt.sample_command)
 

@@ -20,7 +20,7 @@ from micrograd import replay
 from micrograd.app.commands import UsageError, check_out_folder, progress_bar, write_out_folder
 from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value
-from micrograd.io import gpt_bytes, load_gpt
+from micrograd.io import check_target, gpt_bytes, load_gpt
 from micrograd.losses import cross_entropy_one
 from micrograd.nn import GPT
 from micrograd.optim import Adam, LinearLR
@@ -38,8 +38,9 @@ BETAS = (0.85, 0.99)
 EPS = 1e-8
 TEMPERATURE = 0.5
 SAMPLES = 10
-OUTPUTS = ("gpt.json", "gpt_loss.png")
+OUTPUTS = ("gpt.json", "gpt_loss.png", "gpt_attention.png")
 MEAN_OF = 50  # the loss picture's running mean: one name a step makes each step's loss noisy
+BOS_LABEL = "·"  # BOS on the attention picture's axes
 
 
 # The lengths a step is compiled for: a sequence runs in the shortest that holds it, its other
@@ -58,12 +59,13 @@ class CompiledStep:
     embedding is sum_v onehot[v] * wte[v] plus its position's row, a product with the table that
     the numpy back end runs as one matrix product and that adds only exact zeros to the row. Each
     position's loss (the fused cross-entropy against the next token's one-hot row) is weighted by
-    an input too: 1/n for the n positions of the sequence, 0 for the rest."""
+    an input too: 1/n for the n positions of the sequence, 0 for the rest. `lengths` are the
+    lengths to compile (the block's length is always one)."""
 
-    def __init__(self, model: GPT, backend: str = "auto") -> None:
+    def __init__(self, model: GPT, backend: str = "auto", lengths: Sequence[int] = LENGTHS) -> None:
         self.model, self.backend = model, replay.which(backend)
         self.params = model.parameters()
-        self.lengths = sorted({min(n, model.block_size) for n in (*LENGTHS, model.block_size)})
+        self.lengths = sorted({min(n, model.block_size) for n in (*lengths, model.block_size)})
         self.programs: dict[int, replay.Program] = {}
 
     def program(self, n: int) -> replay.Program:
@@ -175,6 +177,18 @@ def train_gpt(
     return losses
 
 
+def attention_picture(
+    model: GPT, tokenizer: CharTokenizer, name: str, lang: str = "en", path: str | None = None
+) -> bytes:
+    """The attention picture (micrograd.app.plot.attention_weights) of each head of `model` on
+    what it read while it drew `name`: BOS, then the name's characters, up to block_size tokens."""
+    from micrograd.app import plot
+
+    read = tokenizer.encode(name)[:-1][: model.block_size]
+    labels = [BOS_LABEL if t == tokenizer.bos else tokenizer.decode([t]) for t in read]
+    return plot.attention_weights(model.attention(read), labels, path, lang)
+
+
 def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:
     """A UsageError for an option of the MLP's training given with --data names."""
     given = {
@@ -191,7 +205,8 @@ def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:
 
 def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
     """`micrograd train --data names`: train microgpt's GPT on the shipped names, print the loss
-    and SAMPLES names it makes up, write gpt.json (and gpt_loss.png) into args.out."""
+    and SAMPLES names it makes up, write gpt.json (and gpt_loss.png, and gpt_attention.png for the
+    first name) into args.out."""
     out = out or sys.stdout
     lang = language(args.lang)
     _refuse_mlp_options(args, lang)
@@ -233,6 +248,8 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     files = {"gpt.json": gpt_bytes(model, tokenizer)}  # everything made before anything is written
     if not args.no_plot:
         files["gpt_loss.png"] = plot.next_token_loss(losses, model.spec, len(docs), MEAN_OF, lang)
+        with tuned():
+            files["gpt_attention.png"] = attention_picture(model, tokenizer, samples[0], lang)
     write_out_folder(args.out, files)
     if not args.quiet:
         joined = ("、" if lang == "zh" else ", ").join(files)
@@ -242,8 +259,14 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
 
 
 def sample_command(args: argparse.Namespace) -> int:
-    """`micrograd sample MODEL`: print args.n names drawn from a saved GPT."""
+    """`micrograd sample MODEL`: print args.n names drawn from a saved GPT (and, with
+    --attention FILE, write the attention picture of the first into FILE)."""
     lang = language(args.lang)
+    if args.attention is not None:  # fail before sampling: no matplotlib, or a FILE refused
+        from micrograd.app import plot
+
+        plot.pyplot()
+        check_target(args.attention)
     try:
         model, tokenizer = load_gpt(args.model)
     except FileNotFoundError:
@@ -255,4 +278,8 @@ def sample_command(args: argparse.Namespace) -> int:
         for i in range(1, args.n + 1):
             name = tokenizer.decode(model.sample(tokenizer, args.temperature, rng))
             print(say("gpt.out_sample", lang, i=i, name=name))
+            if i == 1 and args.attention is not None:
+                attention_picture(model, tokenizer, name, lang, args.attention)
+    if args.attention is not None:
+        print(say("gpt.out_attention", lang, path=args.attention))
     return 0

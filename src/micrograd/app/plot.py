@@ -1,9 +1,11 @@
 """Pictures of a training run with matplotlib (headless): the decision boundary, the loss curve,
-and for images a confusion matrix and the misclassified ones."""
+for images a confusion matrix and the misclassified ones, and for a GPT its loss and the attention
+weights of each head."""
 
 from __future__ import annotations
 
 import io
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -187,6 +189,52 @@ def next_token_loss(
         ax.set_title(text("gpt.plot_title", drawn, spec=spec, docs=docs), fontsize=9)
         ax.legend(loc="upper right")
         data = _png(fig, None)
+    plt.close(fig)
+    return data
+
+
+def attention_weights(
+    weights: Sequence[Sequence[Sequence[Sequence[float]]]],
+    labels: Sequence[str],
+    path: str | None = None,
+    lang: str = "en",
+) -> bytes:
+    """A GPT's attention on one sequence (GPT.attention: weights[layer][head][i][j]), a heat map
+    per head, a row of them per layer: row i is the position attending, column j a position it
+    attends to (j <= i; the rest, the future it cannot see, left blank), `labels` (the tokens'
+    characters) on both axes. PNG bytes, written to `path` too if given."""
+    plt = pyplot()
+    drawn = picture_language(lang)
+    n = len(labels)
+    layers, heads = len(weights), len(weights[0])
+    with _drawing(drawn):
+        side = max(2.4, 0.22 * n + 1.0)  # each cell large enough for its tick label
+        fig, axes = plt.subplots(
+            layers,
+            heads,
+            figsize=(side * heads + 1.0, side * layers + 0.6),
+            squeeze=False,
+            layout="constrained",  # the title, the heads and the colour bar without gaps
+        )
+        for layer in range(layers):
+            for head in range(heads):
+                ax = axes[layer][head]
+                rows = weights[layer][head]
+                # the upper triangle is not a weight of 0 but no weight at all: NaN, drawn blank
+                square = [[*row, *[math.nan] * (n - len(row))] for row in rows]
+                image = ax.imshow(square, cmap="Blues", vmin=0.0, vmax=1.0)
+                ax.set_xticks(range(n), labels, fontsize=8)
+                ax.set_yticks(range(n), labels, fontsize=8)
+                ax.set_title(text("gpt.plot_head", drawn, layer=layer, head=head), fontsize=9)
+                if layer == layers - 1:
+                    ax.set_xlabel(text("gpt.plot_attended", drawn), fontsize=8)
+                if head == 0:
+                    ax.set_ylabel(text("gpt.plot_attending", drawn), fontsize=8)
+        bar = fig.colorbar(image, ax=axes, shrink=0.8)
+        bar.set_label(text("gpt.plot_weight", drawn), fontsize=8)
+        title = text("gpt.plot_attention_title", drawn, sequence="".join(labels))
+        fig.suptitle(title, fontsize=10)
+        data = _png(fig, path)
     plt.close(fig)
     return data
 

@@ -283,6 +283,9 @@ CATALOG: dict[str, str] = {
     "site.failed": "Python could not be loaded: {x}",
     "site.crashed": "Python stopped (reload the page to start it again): {x}",
     "site.starting": "Starting Python…",
+    "site.gpt_compiling": "tracing and compiling the step, once (10-30 s)…",
+    "site.gpt_compiled": "the step was compiled in {s} s; training",
+    "site.gpt_ms": "{ms} ms a step in Python",
     "site.steps_per_s": "{r} steps/s ({ms} ms per step in Python)",
     "site.passed": "passed",
     "site.not_passed": "not passed yet",
@@ -389,14 +392,15 @@ CATALOG: dict[str, str] = {
     "practice.chain": "a chain of {n} Values",
     "practice.se_graph": "the Stack Exchange graph at a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` ran a second time: each node's _backward() must "
-    "run exactly once, so its inputs got their share twice (a node listed twice in topo: a visited "
-    "set stops that)",
+    "run exactly once, so its inputs got their share twice (a node reached by two paths was run "
+    "on each: build the whole order first, each node in it once, then run it)",
     "practice.root_not_one": "the output's _backward() ran with grad {found}; expected 1: "
     "backward() starts by setting the output's grad to 1 (self.grad = 1.0)",
     "practice.too_early": "`{node}._backward()` ran while {node}.grad was {found}; expected "
     "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
-    "after every Value made from it: the walk's order is not a topological order reversed (a "
-    "visited set kept from another call, or a node put in topo before its children, does this)",
+    "after every Value made from it, and this walk's order is not a topological order reversed "
+    "(a walk from the output that runs each node the first time it meets it, as with a global "
+    "visited set, or a node put in topo before its children, does this)",
     "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
     "closures ran inputs first. The order to walk is a topological order (each node appended "
     "after its children) reversed: `for v in reversed(topo): v._backward()`",
@@ -766,4 +770,12 @@ CATALOG: dict[str, str] = {
     "gpt.err_no_model": "{path}: no such file; micrograd train --data names writes one "
     "(micrograd-out/gpt.json)",
     "gpt.err_bad_model": "not a GPT model file that micrograd can read: {why}",
+    "gpt.help_attention": "also draw each head's attention weights on the first name into FILE "
+    "(a PNG)",
+    "gpt.out_attention": "wrote {path}: each head's attention weights on sample 1",
+    "gpt.plot_attention_title": "each head's attention weights, reading {sequence}",
+    "gpt.plot_head": "layer {layer}, head {head}",
+    "gpt.plot_attending": "position attending",
+    "gpt.plot_attended": "position attended",
+    "gpt.plot_weight": "attention weight",
 }

@@ -260,6 +260,9 @@ CATALOG: dict[str, str] = {
     "site.failed": "Python 加载失败：{x}",
     "site.crashed": "Python 已停止（刷新页面重新启动）：{x}",
     "site.starting": "正在启动 Python…",
+    "site.gpt_compiling": "正在追踪并编译这一步，只需一次（10-30 秒）……",
+    "site.gpt_compiled": "这一步编译用了 {s} 秒；训练中",
+    "site.gpt_ms": "Python 里每步 {ms} 毫秒",
     "site.steps_per_s": "每秒 {r} 步（Python 里每步 {ms} 毫秒）",
     "site.passed": "通过",
     "site.not_passed": "尚未通过",
@@ -352,13 +355,14 @@ CATALOG: dict[str, str] = {
     "practice.chain": "{n} 个 Value 的长链",
     "practice.se_graph": "Stack Exchange 问题里的图，a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` 运行了第二次：每个节点的 _backward() 只能运行一次"
-    "，否则它的父节点会拿到两份梯度（topo 里同一个节点出现了两次：用 visited 集合可以避免）",
+    "，否则它的父节点会拿到两份梯度（一个节点能从两条路走到，就在每条路上各运行了一次：要先排好整个"
+    "顺序，每个节点只出现一次，再按顺序运行）",
     "practice.root_not_one": "输出节点的 _backward() 运行时梯度是 {found}；应当是 1：backward() 先"
     "要把输出节点的梯度设为 1（self.grad = 1.0）",
     "practice.too_early": "`{node}._backward()` 运行时 {node}.grad 是 {found}；应当是 {expected}："
-    "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行：这个"
-    "顺序不是拓扑排序的逆序（沿用了上一次调用留下的 visited 集合，或者在访问父节点之前就把节点放进了 "
-    "topo，都会这样）",
+    "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行，而这"
+    "个顺序不是拓扑排序的逆序（从输出出发、第一次遇到节点就运行它，比如用全局的 visited 集合；或者在"
+    "访问父节点之前就把节点放进了 topo，都会这样）",
     "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是输入在前"
     "的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
     "reversed(topo): v._backward()`",
@@ -705,4 +709,11 @@ CATALOG: dict[str, str] = {
     "gpt.err_no_model": "{path}：文件不存在；micrograd train --data names 会写出一个"
     "（micrograd-out/gpt.json）",
     "gpt.err_bad_model": "不是 micrograd 能读取的 GPT 模型文件：{why}",
+    "gpt.help_attention": "另外把每个注意力头在第一个名字上的注意力权重画进 FILE（PNG 图片）",
+    "gpt.out_attention": "已写出 {path}：样本 1 上每个注意力头的注意力权重",
+    "gpt.plot_attention_title": "读 {sequence} 时每个注意力头的注意力权重",
+    "gpt.plot_head": "层 {layer}，头 {head}",
+    "gpt.plot_attending": "发出注意的位置",
+    "gpt.plot_attended": "被注意的位置",
+    "gpt.plot_weight": "注意力权重",
 }
