@@ -63,7 +63,7 @@ OP_MISTAKES = [
         "op-tanh",
         "self.grad += (1 - t**2) * out.grad",
         "self.grad += (1 - self.data**2) * out.grad",
-        "wrong-operand",
+        "input-output-swapped",
         ["1 - t**2", "that is 1 - x**2, from the input x, where the output t belongs"],
     ),
     (
@@ -77,7 +77,7 @@ OP_MISTAKES = [
         "op-tanh",
         "self.grad += (1 - t**2) * out.grad",
         "self.grad += 1 - t**2",
-        "wrong-local",
+        "no-upstream",
         ["multiply it by the upstream grad"],
     ),
     (
@@ -98,7 +98,7 @@ OP_MISTAKES = [
         "op-exp",
         'out = Value(math.exp(self.data), (self,), "exp")',
         'out = Value(math.exp(self.data), (self,), "exp")\n        raise NotImplementedError',
-        "other",
+        "not-written",
         ["is not written yet"],
     ),
 ]
@@ -206,7 +206,7 @@ def test_the_point_told_is_one_where_the_mistake_shows(tmp_path):
         tmp_path, "self.grad += (1 - t**2) * out.grad", "self.grad += (1 - self.data**2) * out.grad"
     )
     result = check("op-tanh", path, seed=seed)
-    assert result.mistake == "wrong-operand"
+    assert result.mistake == "input-output-swapped"
     found, expected = re.findall(
         r"got ([-+][\d.e-]+) .* expected ([-+][\d.e-]+)", result.first_wrong_step
     )[0]

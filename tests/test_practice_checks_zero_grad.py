@@ -28,11 +28,6 @@ ZERO_ALL = """    seen = set()
             ["in step 2, `w.grad` is", "it still holds", "from step 1"],
         ),
         (
-            "        zero_grad(params)\n        loss.backward()",
-            "        loss.backward()\n        zero_grad(params)",
-            ["is 0 when the update runs"],
-        ),
-        (
             "            v.grad = 0.0\n            stack.extend(v._prev)",
             "            if not v._prev:\n                v.grad = 0.0\n            stack.extend(v._prev)",
             ["after zero_grad_all(root), `(a * a).grad` is still", "inner ones too"],
@@ -49,3 +44,37 @@ def test_grads_not_reset_are_named(tmp_path, old, new, words):
     assert result.mistake == "not-reset"
     for w in words:
         assert w in result.first_wrong_step
+
+
+def test_grads_zeroed_between_backward_and_the_update_are_named(tmp_path):
+    path = mutate(
+        tmp_path,
+        "        zero_grad(params)\n        loss.backward()",
+        "        loss.backward()\n        zero_grad(params)",
+    )
+    result = check("zero-grad", path)
+    assert result.mistake == "zeroed-late"
+    assert "moved `w` by a grad of 0" in result.first_wrong_step
+
+
+@pytest.mark.parametrize(
+    "train",
+    [
+        # zeroed first, before loss_fn(): PyTorch's order
+        "    for _ in range(steps):\n        zero_grad(params)\n        loss = loss_fn()\n"
+        "        loss.backward()\n        for p in params:\n            p.data += -lr * p.grad\n",
+        # zeroed at the end of each step, after the update
+        "    for _ in range(steps):\n        loss = loss_fn()\n        loss.backward()\n"
+        "        for p in params:\n            p.data += -lr * p.grad\n        zero_grad(params)\n",
+    ],
+)
+def test_a_train_that_zeroes_at_another_right_moment_passes(tmp_path, train):
+    old = """    for _ in range(steps):
+        loss = loss_fn()
+        zero_grad(params)
+        loss.backward()
+        for p in params:
+            p.data += -lr * p.grad
+"""
+    result = check("zero-grad", mutate(tmp_path, old, train))
+    assert result.passed, result

@@ -45,7 +45,7 @@ def test_code_that_cannot_be_loaded_is_named(tmp_path):
 def test_learner_code_that_never_ends_is_stopped(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "TIME_LIMIT", 0.5)
     result = check("op-add", write(tmp_path, ENDLESS))
-    assert not result.passed and result.mistake == "other"
+    assert not result.passed and result.mistake == "too-long"
     assert "ran for more than 0.5 s and was stopped" in result.first_wrong_step
     looping_file = write(tmp_path, "while True:\n    pass\n", "loop.py")
     result = check("op-add", looping_file, lang="zh")
@@ -144,3 +144,21 @@ def test_sys_exit_in_learner_code_fails_the_command(tmp_path):
     done = practice(tmp_path, "check", "op-mul", mutate(tmp_path, old, EXITS_IN_BACKWARD))
     assert done.returncode == 1
     assert "called sys.exit() inside" in done.stdout
+
+
+def test_a_syntax_error_is_said_with_its_line_and_in_the_learners_language(tmp_path):
+    bad = REFERENCE.replace("return self + other\n", "return (self + other))\n", 1)
+    result = check("op-add", write(tmp_path, bad), lang="zh")
+    line = next(i for i, t in enumerate(bad.splitlines(), 1) if "(self + other))" in t)
+    assert result.first_wrong_step == (
+        f"你的代码无法运行：第 {line} 行不是合法的 Python：多了一个 ')'，前面没有和它配对的括号"
+        "（return (self + other))）"
+    )
+
+
+def test_a_misspelt_attribute_is_named_with_the_name_python_would_suggest(tmp_path):
+    typo = REFERENCE.replace("self.grad += 1.0 * out.grad", "self.gard += 1.0 * out.grad", 1)
+    result = check("op-add", write(tmp_path, typo))
+    assert (
+        "AttributeError: 'Value' object has no attribute 'gard' (grad?)" in result.first_wrong_step
+    )

@@ -96,7 +96,8 @@ def test_the_end_of_input_stops_the_quiz_with_its_score():
 def test_q_stops_the_quiz_and_the_intro_says_so(typed):
     ask, tell, told = scripted(["1", "1", typed, "1"])
     score = quiz(seed_question(), ask=ask, tell=tell, lang="zh")
-    assert told[0].endswith("（输入 q 或 退出 结束）")
+    assert told[0].endswith("（输入 q 或「退出」结束）")
+    assert told[1].startswith("各个值：a = 2, b = 3, c = 5")
     assert (score.asked, score.total) == (2, 10) and not score.passed
     assert told[-2:] == ["已结束：10 题中答了 2 题", "首次答对 2 / 2"]
 

@@ -69,7 +69,7 @@ def _run(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         return CheckResult(ex.id, False, seed=seed, lang=lang).fail(e.problem)
     except TookTooLong:  # the time ran out while the checker itself was working
         seconds = f"{sandbox.TIME_LIMIT:g}"
-        problem = Problem("other", text("practice.check_too_long", lang, seconds=seconds))
+        problem = Problem("too-long", text("practice.check_too_long", lang, seconds=seconds))
         return CheckResult(ex.id, False, seed=seed, lang=lang).fail(problem)
 
 

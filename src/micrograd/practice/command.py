@@ -326,7 +326,7 @@ def _quiz_in_terminal(id: str, lang: str) -> Any:
     from micrograd.practice.checks.predict import named_miss
     from micrograd.practice.exercises import EXERCISES
     from micrograd.practice.lecture import graph
-    from micrograd.practice.result import CheckResult, Problem
+    from micrograd.practice.result import CheckResult
     from micrograd.teach.quiz import quiz
 
     score = quiz(graph(id), lang=lang)
@@ -334,9 +334,8 @@ def _quiz_in_terminal(id: str, lang: str) -> Any:
     if score.missed:
         q = score.missed[0]
         result.fail(named_miss(q, q.said, lang))
-    elif not score.passed:  # left before the last question
-        stopped = text("quiz_stopped", lang, asked=score.asked, total=score.total)
-        result.fail(Problem("other", stopped))
+    elif not score.passed:  # left before the last question (the quiz said how far): not done
+        result.mistake = "unfinished"
     print()
     print(with_hint(EXERCISES[id], result))
     return result

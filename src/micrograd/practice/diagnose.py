@@ -444,17 +444,22 @@ class Walk:
             wrong = swapped(*xs, known.k)
             guess = sum(wrong[i] * upstream for i in positions)
             if close(found, guess) and not close(guess, expected):
-                key = f"practice.swapped.{known.rule.op}"
+                key, mistake = f"practice.swapped.{known.rule.op}", "input-output-swapped"
                 if known.rule.arity == 2:
                     own = known.rule.op == "*" and len(positions) == 1
                     key = "practice.operand_own" if own else "practice.operand_binary"
+                    mistake = "wrong-operand"
                 because = text(key, self.lang, input=name, found=signed(found))
-                return Problem("wrong-operand", joined([words, because], self.lang), gap=gap)
+                return Problem(mistake, joined([words, because], self.lang), gap=gap)
         alone = sum(local[i] for i in positions)
         if not close(upstream, 1) and close(found, alone):
             because = text("practice.no_upstream", self.lang)
-            return Problem("wrong-local", joined([words, because], self.lang), gap=gap)
-        read = [g for g in grads if not close(g, upstream) and close(found, alone * _float(g))]
+            return Problem("no-upstream", joined([words, because], self.lang), gap=gap)
+        read = [
+            g
+            for g in grads
+            if not close(g, upstream) and not close(g, 0) and close(found, alone * _float(g))
+        ]
         if read and not close(alone, 0):
             because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)

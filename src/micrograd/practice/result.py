@@ -18,8 +18,11 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "wrong-local",
     "wrong-operand",
     "wrong-upstream",
+    "no-upstream",
+    "input-output-swapped",
     "number-operand",
     "not-reset",
+    "zeroed-late",
     "zeroes-leaves",
     "recursion-limit",
     "visit-order",
@@ -38,6 +41,10 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "own-value",
     "input-not-output",
     "running-total",
+    "unfinished",
+    "not-written",
+    "syntax-error",
+    "too-long",
     "other",
 )
 

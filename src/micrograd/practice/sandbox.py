@@ -8,6 +8,7 @@ it is not written yet, it recursed too deep, it ran too long, or a class or func
 from __future__ import annotations
 
 import contextlib
+import difflib
 import io
 import json
 import os
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from micrograd.practice.result import Problem
+from micrograd.teach.expr import parser_error
 from micrograd.text import text
 
 RECURSION_LIMIT = 10_000  # while learner code runs: a recursive backward fails the same everywhere
@@ -94,8 +96,15 @@ def load(code: Any, lang: str = "en") -> Any:
             if isinstance(e, TookTooLong):
                 _disarm()
             why = too_long(path, lang) if isinstance(e, TookTooLong) else None
+            if isinstance(e, SyntaxError) and e.lineno:  # where, and why in the learner's words
+                code = (e.text or "").strip()
+                why = text(
+                    "practice.syntax", lang, line=e.lineno, reason=parser_error(e, lang), code=code
+                )
             why = why or text("practice.load_failed", lang, error=_error(e))
-            raise LearnerError(Problem("other", why)) from e
+            mistake = "too-long" if isinstance(e, TookTooLong) else "other"
+            mistake = "syntax-error" if isinstance(e, SyntaxError) else mistake
+            raise LearnerError(Problem(mistake, why)) from e
         finally:
             sys.modules.pop(module.__name__, None)
         return module
@@ -113,9 +122,17 @@ def too_long(what: str, lang: str) -> str:
 
 
 def _error(e: BaseException) -> str:
-    """The exception in one line: its type and the first line of its message."""
+    """The exception in one line: its type and the first line of its message, with the name
+    Python's own traceback would suggest for a misspelt attribute (`self.gard`: grad?)."""
     first = str(e).splitlines()[0] if str(e) else ""
-    return f"{type(e).__name__}: {first}" if first else type(e).__name__
+    said = f"{type(e).__name__}: {first}" if first else type(e).__name__
+    if isinstance(e, AttributeError) and e.name and e.obj is not None:
+        near = difflib.get_close_matches(
+            e.name, [n for n in dir(e.obj) if not n.startswith("__")], 1
+        )
+        if near:
+            said += f" ({near[0]}?)"
+    return said
 
 
 class Output:
@@ -215,9 +232,11 @@ def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
         raise
     except TookTooLong as e:
         _disarm()
-        raise LearnerError(Problem("other", too_long(what, lang))) from e
+        raise LearnerError(Problem("too-long", too_long(what, lang))) from e
     except NotImplementedError as e:
-        raise LearnerError(Problem("other", text("practice.not_written", lang, what=what))) from e
+        raise LearnerError(
+            Problem("not-written", text("practice.not_written", lang, what=what))
+        ) from e
     except RecursionError as e:
         raise LearnerError(
             Problem("recursion-limit", text("practice.recursion", lang, what=what))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from micrograd.engine import Constant, NoBackward, Value
@@ -64,6 +64,7 @@ class Explanation:
 
     lang: str = "en"  # the language of str(): "en" or "zh" (micrograd.text)
     nan: bool = False  # the output is nan: str() ends with where to look for it
+    values: dict[str, float] = field(default_factory=dict)  # each Value's data, by its name
 
     def step_line(self, s: Step) -> str:
         """The line that starts step `s`: the node, its formula and its grad."""
@@ -155,7 +156,8 @@ def explain(
         step_formula = formula(node, [shown(name[p]) for p in node._prev])
         steps.append(Step(name[node], step_formula, upstream, contributions))
     nan = math.isnan(root.data)
-    return Explanation([name[v] for v in order], name[root], steps, language(lang), nan)
+    values = {name[v]: v.data for v in order}
+    return Explanation([name[v] for v in order], name[root], steps, language(lang), nan, values)
 
 
 def _run_closure(

@@ -17,7 +17,7 @@ from typing import Any
 from micrograd.engine import Value
 from micrograd.teach.drawings import fmt_number
 from micrograd.teach.explain import explain, shown
-from micrograd.text import language
+from micrograd.text import aside, language
 from micrograd.text import text as say
 
 # A typed answer is right within 1e-4, or 0.1% of the number: the pictures show 4 decimals, so a
@@ -134,7 +134,10 @@ def quiz(
     lang = language(lang)
     ex = explain(root, params=params, lang=lang)
     asked = list(questions(ex))
-    tell(f"{say('quiz_intro', lang)} {say('quiz_quit', lang)}")
+    tell(aside(say("quiz_intro", lang), say("quiz_quit", lang), lang))
+    # the numbers a step's local derivative is made of: what the page's graph shows
+    data = ", ".join(f"{shown(n)} = {fmt_number(x)}" for n, x in ex.values.items())
+    tell(say("quiz_values", lang, values=data))
     tell(say("order", lang, order=", ".join(ex.order)))
     tell(say("start", lang, root=ex.root))
     score = Score(total=len(asked))

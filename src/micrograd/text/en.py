@@ -146,7 +146,8 @@ CATALOG: dict[str, str] = {
     "{node}.grad (the upstream grad) is {upstream}; += adds their product",
     "quiz_not_number": "type a number, e.g. -1.5 or 1/2",
     "quiz_stopped": "stopped: {asked} of {total} questions answered",
-    "quiz_quit": "(type q to stop)",
+    "quiz_quit": "type q to stop",
+    "quiz_values": "the values: {values}",
     "quiz_score": "{right} of {asked} right at the first try",
     # the stepper's neuron view: an MLP's neurons, one box each
     "neuron": "neuron",
@@ -423,9 +424,9 @@ CATALOG: dict[str, str] = {
     "practice.accumulated": "in step {step}, `{name}.grad` is {found}, but that step's own "
     "gradient is {expected}: it still holds {previous} from step {previous_step}. The grads were "
     "not reset: zero them before loss.backward()",
-    "practice.zeroed_late": "in step {step}, `{name}.grad` is 0 when the update runs: zero the "
-    "grads before loss.backward(), not after",
-    "practice.bad_grad": "in step {step}, `{name}.grad` is {found}; expected {expected}",
+    "practice.zeroed_late": "in step {step}, the update moved `{name}` by a grad of 0; its "
+    "gradient was {expected}: the grads were zeroed after loss.backward() and before the update. "
+    "Zero them before loss.backward() (or after the update)",
     "practice.bad_update": "after step {step}, `{name}.data` is {found}; expected {expected} "
     "(p.data += -lr * p.grad)",
     "practice.calls": "train() called loss_fn {found} times for steps={steps}: call loss_fn() "
@@ -433,13 +434,19 @@ CATALOG: dict[str, str] = {
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP
-    "practice.uphill": "after step {step}, `{name}.data` is {found}; expected {expected}: the "
-    "update went uphill, along the gradient. Step against it: p.data += -lr * p.grad",
+    "practice.uphill": "in step {step}, `{name}` moved along its gradient {expected} instead of "
+    "against it: the update went uphill. Step against it: p.data += -lr * p.grad",
     "practice.nested": "`{what}` is a {kind}: parameters() must be one flat list of Values. Join "
     "the neurons' lists: [p for n in self.neurons for p in n.parameters()]",
-    "practice.param_order": "the forward pass is right when each neuron's parameters are read b "
-    "first: list them as the lecture does, w then b (self.w + [self.b]), the order an optimizer, "
-    "a saved model and this check read them in",
+    "practice.param_order": "your parameters() lists each neuron's b before its w: the forward "
+    "pass is right only when the parameters are read in that order. List them as the lecture "
+    "does, w then b (self.w + [self.b]): the order an optimizer, a saved model and this check "
+    "read them in",
+    "practice.syntax": "your code could not be run: line {line} is not Python: {reason} ({code})",
+    "practice.mlp_params_count": "MLP(2, [8, 8, 1]) has {found} parameters; expected {expected}: "
+    "its layers take 2, 8 and 8 inputs into 8, 8 and 1 neurons, (2+1)·8 + (8+1)·8 + (8+1)·1. Each "
+    "Layer's nin is the size before it: sz = [nin] + nouts, then Layer(sz[i], sz[i + 1])",
+    "practice.row_mlp": "the MLP's parameters",
     "practice.params_count": "{what} has {found} parameters; expected {expected}",
     "practice.neuron_linear": "Neuron(3)(x) gives {found}, w·x + b itself: the activation is "
     "missing. Return act.tanh() (act = w·x + b): {expected} here",
@@ -468,6 +475,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.wrong-upstream": "wrong-upstream",
     "practice.mistake.number-operand": "number-operand",
     "practice.mistake.not-reset": "not-reset",
+    "practice.mistake.zeroed-late": "zeroed-late",
     "practice.mistake.zeroes-leaves": "zeroes-leaves",
     "practice.mistake.recursion-limit": "recursion-limit",
     "practice.mistake.visit-order": "visit-order",
@@ -486,6 +494,12 @@ CATALOG: dict[str, str] = {
     "practice.mistake.own-value": "own-value",
     "practice.mistake.input-not-output": "input-not-output",
     "practice.mistake.running-total": "running-total",
+    "practice.mistake.no-upstream": "no-upstream",
+    "practice.mistake.input-output-swapped": "input-output-swapped",
+    "practice.mistake.unfinished": "unfinished",
+    "practice.mistake.not-written": "not-written",
+    "practice.mistake.syntax-error": "syntax-error",
+    "practice.mistake.too-long": "too-long",
     "practice.mistake.other": "other",
     "practice.passed": "{exercise}: passed",
     "practice.failed": "{exercise}: not yet ({mistake})",
@@ -736,7 +750,8 @@ CATALOG: dict[str, str] = {
     "exercise.neuron-mlp.task": "Write Neuron(nin), Layer(nin, nout) and MLP(nin, nouts) as in "
     "the lecture: a Neuron has weights w (a list) and a bias b and computes act(sum(w*x) + b) "
     "with tanh or relu; parameters() lists w, then b; a Layer of one neuron returns that Value, "
-    "not a list. The check trains MLP(2, [8, 8, 1]) on two moons to over 90% accuracy.",
+    "not a list. The check compares MLP(2, [8, 8, 1])'s grads with micrograd's engine, then trains "
+    "it a few steps on two moons, each step's loss against the engine's.",
     "exercise.neuron-mlp.hint.0": "Neuron: self.w = [Value(random.uniform(-1, 1)) for _ in "
     "range(nin)], and self.b likewise.",
     "exercise.neuron-mlp.hint.1": "sum((wi * xi for wi, xi in zip(self.w, x)), self.b) starts the "

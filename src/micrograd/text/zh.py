@@ -134,7 +134,8 @@ CATALOG: dict[str, str] = {
     "{upstream}；+= 加上的是两者的乘积",
     "quiz_not_number": "请输入一个数，例如 -1.5 或 1/2",
     "quiz_stopped": "已结束：{total} 题中答了 {asked} 题",
-    "quiz_quit": "（输入 q 或 退出 结束）",
+    "quiz_quit": "输入 q 或「退出」结束",
+    "quiz_values": "各个值：{values}",
     "quiz_score": "首次答对 {right} / {asked}",
     "neuron": "神经元",
     "neuron_help": "每个 w·x+b → relu 方框是一个神经元，框里的梯度是它输出的梯度。点击它展开成标量运算"
@@ -306,10 +307,10 @@ CATALOG: dict[str, str] = {
     "practice.not_attached": "`{node}._backward()` 还是默认的空函数，所以 `{input}.grad` 什么也没"
     "得到；应当加 {expected}：闭包写了却没有挂上（缺少 `out._backward = _backward`）",
     "practice.operand_binary": "这正是用另一个操作数的数值算出来的：闭包读错了操作数",
-    "practice.swapped.tanh": "这是 1 - x**2，用了输入 x，该用的是输出 t",
-    "practice.swapped.exp": "这是输入的数值，该用的是输出的数值",
-    "practice.swapped.log": "这是 1 / out.data，用了输出，该用的是输入",
-    "practice.swapped.ReLU": "这是输出的数值本身，该用的是斜率（0 或 1）",
+    "practice.swapped.tanh": "它用了输入 x：1 - x**2；该用的是输出 t：1 - t**2",
+    "practice.swapped.exp": "它用了输入的数值；该用的是输出的数值 out.data",
+    "practice.swapped.log": "它用了输出：1 / out.data；该用的是输入：1 / self.data",
+    "practice.swapped.ReLU": "它用了输出的数值本身；该用的是斜率：输入 > 0 时为 1，否则为 0",
     "practice.operand_own": "它加的 {found} 正是 {input} 自己的值乘以上游梯度：乘法给 {input} "
     "的局部偏导是另一个操作数的值",
     "practice.wrong_upstream": "这是局部偏导乘以 {grad}，那是一个输入的梯度：上游梯度是输出节点的 "
@@ -363,8 +364,8 @@ CATALOG: dict[str, str] = {
     "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行，而这"
     "个顺序不是拓扑排序的逆序（从输出出发、第一次遇到节点就运行它，比如用全局的 visited 集合；或者在"
     "访问父节点之前就把节点放进了 topo，都会这样）",
-    "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是输入在前"
-    "的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
+    "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按输入在"
+    "前的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
     "reversed(topo): v._backward()`",
     "practice.two_losses": "先 (a * b).backward() 再 (a + b).backward() 之后",
     "practice.zeroes_leaves": "{where}，`{input}.grad` 是 {found}；应当是 {expected}：只剩下第二次 "
@@ -383,9 +384,8 @@ CATALOG: dict[str, str] = {
     "practice.accumulated": "第 {step} 步里 `{name}.grad` 是 {found}，但这一步自己的梯度是 "
     "{expected}：它还留着第 {previous_step} 步的 {previous}。梯度没有清零：请在 loss.backward() 之"
     "前把梯度清零",
-    "practice.zeroed_late": "第 {step} 步更新参数时 `{name}.grad` 是 0：要在 loss.backward() 之前"
-    "把梯度清零，而不是之后",
-    "practice.bad_grad": "第 {step} 步里 `{name}.grad` 是 {found}；应当是 {expected}",
+    "practice.zeroed_late": "第 {step} 步更新 `{name}` 时用的梯度是 0；它的梯度应该是 {expected}：梯度"
+    "在 loss.backward() 之后、更新之前被清零了。要在 loss.backward() 之前清零（或者在更新之后）",
     "practice.bad_update": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}（p.data "
     "+= -lr * p.grad）",
     "practice.calls": "steps={steps} 时 train() 调用了 {found} 次 loss_fn：要在循环里调用 "
@@ -393,12 +393,18 @@ CATALOG: dict[str, str] = {
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP
-    "practice.uphill": "第 {step} 步之后 `{name}.data` 是 {found}；应当是 {expected}：更新沿着梯度"
-    "往上走了。要逆着梯度走：p.data += -lr * p.grad",
+    "practice.uphill": "第 {step} 步里 `{name}` 顺着梯度 {expected} 的方向走了，而不是逆着它：更新往"
+    "上走了。要逆着梯度走：p.data += -lr * p.grad",
     "practice.nested": "`{what}` 是 {kind}：parameters() 必须是一个由 Value 组成的扁平列表。把各个神经"
     "元的列表连起来：[p for n in self.neurons for p in n.parameters()]",
-    "practice.param_order": "按每个神经元先 b 后 w 的顺序读参数时，前向的结果才对：请按讲"
-    "座的顺序列出，先 w 后 b（self.w + [self.b]），优化器、保存的模型和这个检查都按这个顺序读",
+    "practice.param_order": "你的 parameters() 把每个神经元的 b 列在 w 前面：只有按这个顺序读参数，前"
+    "向的结果才对。请按讲座的顺序列出，先 w 后 b（self.w + [self.b]）：优化器、保存的模型和这个检查"
+    "都按这个顺序读",
+    "practice.syntax": "你的代码无法运行：第 {line} 行不是合法的 Python：{reason}（{code}）",
+    "practice.mlp_params_count": "MLP(2, [8, 8, 1]) 有 {found} 个参数；应当是 {expected}：它的三层分别"
+    "把 2、8、8 个输入送进 8、8、1 个神经元，(2+1)·8 + (8+1)·8 + (8+1)·1。每一层的 nin 是它前面那"
+    "一层的大小：sz = [nin] + nouts，然后 Layer(sz[i], sz[i + 1])",
+    "practice.row_mlp": "MLP 的参数",
     "practice.params_count": "{what} 有 {found} 个参数；应当是 {expected}",
     "practice.neuron_linear": "Neuron(3)(x) 得到 {found}，正是 w·x + b 本身：少了激活函数。应当返回 "
     "act.tanh()（act = w·x + b）：这里是 {expected}",
@@ -425,6 +431,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.wrong-upstream": "上游梯度用错了",
     "practice.mistake.number-operand": "数字操作数",
     "practice.mistake.not-reset": "梯度没有清零",
+    "practice.mistake.zeroed-late": "清零的时机不对",
     "practice.mistake.zeroes-leaves": "backward() 清零了梯度",
     "practice.mistake.recursion-limit": "递归太深",
     "practice.mistake.visit-order": "运行顺序错了",
@@ -443,6 +450,12 @@ CATALOG: dict[str, str] = {
     "practice.mistake.own-value": "用了节点自己的数值",
     "practice.mistake.input-not-output": "用了输入而不是输出",
     "practice.mistake.running-total": "填了累加后的总数",
+    "practice.mistake.no-upstream": "没有乘上游梯度",
+    "practice.mistake.input-output-swapped": "输入和输出的数值用反了",
+    "practice.mistake.unfinished": "没有做完",
+    "practice.mistake.not-written": "还没有写",
+    "practice.mistake.syntax-error": "语法错误",
+    "practice.mistake.too-long": "运行太久",
     "practice.mistake.other": "其他",
     "practice.passed": "{exercise}：通过",
     "practice.failed": "{exercise}：还没通过（{mistake}）",
@@ -489,7 +502,7 @@ CATALOG: dict[str, str] = {
     "practice.softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 "
     "logit 的 exp 除以所有 exp 之和）",
     "practice.graph_cut": "softmax(logits)[{i}] 的数值是对的，但它的计算图连不到 {logit}：有一个数"
-    "用 .data 取出了计算图（像 `sum(c.data for c in counts)` 这样的分母只是一个普通的 float），梯度"
+    "经 .data 脱离了计算图（像 `sum(c.data for c in counts)` 这样的分母只是一个普通的 float），梯度"
     "从这里传不回去。要用 Value 来算：`sum(counts)`",
     "practice.nll_forward": "nll(probs, {target}) 是 {found}；应该是 -log(probs[{target}]) = "
     "{expected}",
@@ -537,7 +550,7 @@ CATALOG: dict[str, str] = {
     "practice.cmd.help_check_engine": "对一个完整的讲座风格引擎运行所有适用于它的练习",
     # the exercises, in the lecture's order: a title, a task and hints (from 0) each
     "exercise.derivative.title": "手算导数，再用微小扰动估计",
-    "exercise.derivative.task": "stub 里定义了 f(a, b, c) = -a**3 + sin(3*b) - 1.0/c + b**2.5 - "
+    "exercise.derivative.task": "代码框架里定义了 f(a, b, c) = -a**3 + sin(3*b) - 1.0/c + b**2.5 - "
     "a**0.5。实现 gradf(a, b, c)：手算出的 [df/da, df/db, df/dc]；numerical_grad(f, a, b, c, h)："
     "把每个输入挪动 h 来估计同样的导数（前向差分，(f(a+h, b, c) - f(a, b, c)) / h）；以及 "
     "symmetric_grad(f, a, b, c, h)：用中心差分 (f(a+h) - f(a-h)) / (2h)，它更准确。",
@@ -626,7 +639,7 @@ CATALOG: dict[str, str] = {
     "exercise.op-log.hint.1": "用 self.data（父节点的数值），不是 out.data：1 / self.data。",
     "exercise.op-log.hint.2": "self.grad += (1 / self.data) * out.grad。",
     "exercise.op-pow-value.title": "x ** y：Value 作指数",
-    "exercise.op-pow-value.task": "让 ** 接受 Value 作指数。stub 里的 __pow__ 会调用 "
+    "exercise.op-pow-value.task": "让 ** 接受 Value 作指数。代码框架里的 __pow__ 会调用 "
     "self._pow_value(other)：实现它，out = Value(self.data**other.data, (self, other), '**')，闭包"
     "要给两个父节点各自的梯度。",
     "exercise.op-pow-value.hint.0": "d(a**b)/da = b * a**(b-1)，d(a**b)/db = a**b * log(a)。",
@@ -675,8 +688,8 @@ CATALOG: dict[str, str] = {
     "exercise.neuron-mlp.title": "神经元、层与多层感知机",
     "exercise.neuron-mlp.task": "按讲座实现 Neuron(nin)、Layer(nin, nout) 和 MLP(nin, nouts)：神经"
     "元有权重 w（列表）和偏置 b，计算 act(sum(w*x) + b)，激活函数用 tanh 或 relu；parameters() 先"
-    "列出 w，再列出 b；只有一个神经元的层返回那个 Value，而不是列表。检查会在 moons 数据集上训练 "
-    "MLP(2, [8, 8, 1])，训练准确率要超过 90%。",
+    "列出 w，再列出 b；只有一个神经元的层返回那个 Value，而不是列表。检查会把 MLP(2, [8, 8, 1]) 的"
+    "梯度和 micrograd 的引擎比较，再在 moons 数据集上训练几步，每一步的损失都和引擎的比较。",
     "exercise.neuron-mlp.hint.0": "神经元：self.w = [Value(random.uniform(-1, 1)) for _ in "
     "range(nin)]，self.b 同理。",
     "exercise.neuron-mlp.hint.1": "sum((wi * xi for wi, xi in zip(self.w, x)), self.b) 让求和从偏"

@@ -148,13 +148,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     _all_values(params, "MLP.parameters()", lang)
     count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
     if len(params) != count:
-        step = text(
-            "practice.params_count",
-            lang,
-            what="MLP(2, [8, 8, 1])",
-            found=len(params),
-            expected=count,
-        )
+        step = text("practice.mlp_params_count", lang, found=len(params), expected=count)
         raise LearnerError(Problem("param-count", step))
     most = max(Counter(id(p) for p in params).values())
     if most > 1:  # [Neuron(nin)] * nout, or [Value(...)] * nin: one object, listed n times
@@ -198,7 +192,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     guarded("loss.backward()", lang, loss.backward)
     e = [replica(s) for s in sample]
     (e[0] * e[0] + e[1] * e[2]).backward()
-    row = Row("MLP parameters")
+    row = Row(text("practice.row_mlp", lang))
     for i, (p, q) in enumerate(zip(params, replica.params)):  # type: ignore[attr-defined]
         row.add(p.grad, float(q.grad), None)
         if not close(p.grad, q.grad, rel=1e-6, abs_=1e-9):

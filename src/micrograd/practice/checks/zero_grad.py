@@ -80,13 +80,15 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
 def _check_train(
     train: Callable[..., Any], V: Any, rng: random.Random, lang: str, result: CheckResult
 ) -> None:
-    """Run the learner's train() on a line fit; read each step's grads back from the parameters."""
+    """Run the learner's train() on a line fit. The grad each step used is read from what the
+    update did to the data (p.data += -lr * p.grad), so zeroing at the start of a step, before
+    loss_fn(), or at its end, after the update, are all right."""
     data = [(x, 2.0 * x - 1.0 + rng.uniform(-0.1, 0.1)) for x in (-1.0, -0.3, 0.4, 1.2)]
     params = [V(rng.uniform(-1, 1)), V(rng.uniform(-1, 1))]
-    seen: list[tuple[list[float], list[Any]]] = []  # at each loss_fn(): (data, grads)
+    seen: list[list[float]] = []  # the parameters' numbers at each loss_fn()
 
     def loss_fn() -> Any:
-        seen.append(([float(p.data) for p in params], [p.grad for p in params]))
+        seen.append([float(p.data) for p in params])
         return _loss(params, data)
 
     guarded("train(params, loss_fn, steps, lr)", lang, lambda: train(params, loss_fn, STEPS, LR))
@@ -94,35 +96,39 @@ def _check_train(
         raise LearnerError(
             Problem("graph-reused", text("practice.calls", lang, found=len(seen), steps=STEPS))
         )
-    final = ([float(p.data) for p in params], [p.grad for p in params])
-    used = [grads for _, grads in seen[1:]] + [final[1]]  # the grads each step updated with
+    seen.append([float(p.data) for p in params])  # after the last step
     rows = [Row("w (train)"), Row("b (train)")]
-    for step, ((values, _), grads) in enumerate(zip(seen, used), start=1):
+    used_before: list[float] = [0.0, 0.0]
+    for step, (values, after) in enumerate(zip(seen, seen[1:]), start=1):
         ev = [engine.Value(v) for v in values]
         _loss(ev, data).backward()
         want = [float(v.grad) for v in ev]
+        used = [(v - a) / LR for v, a in zip(values, after)]  # the grad the update stepped by
         for i, name in enumerate(("w", "b")):
-            rows[i].add(grads[i], want[i], None)
-            if close(grads[i], want[i], rel=1e-6):
+            rows[i].add(used[i], want[i], None)
+            if close(used[i], want[i], rel=1e-6):
                 continue
-            fields = {"step": step, "name": name, "found": fmt(grads[i]), "expected": fmt(want[i])}
-            if step > 1 and close(grads[i], want[i] + float(used[step - 2][i]), rel=1e-6):
-                previous = {"previous": fmt(used[step - 2][i]), "previous_step": step - 1}
-                raise LearnerError(
-                    Problem("not-reset", text("practice.accumulated", lang, **fields, **previous))
-                )
-            if close(grads[i], 0):
-                raise LearnerError(
-                    Problem("not-reset", text("practice.zeroed_late", lang, **fields))
-                )
-            raise LearnerError(Problem("other", text("practice.bad_grad", lang, **fields)))
-        after = seen[step][0] if step < STEPS else final[0]
-        for i, name in enumerate(("w", "b")):
-            expected = values[i] - LR * float(grads[i])
-            if not close(after[i], expected, rel=1e-9):
-                fields = {"step": step, "name": name, "found": fmt(after[i])}
-                uphill = close(after[i], values[i] + LR * float(grads[i]), rel=1e-9)
-                key, mistake = ("uphill", "update-sign") if uphill else ("bad_update", "other")
-                step_ = text(f"practice.{key}", lang, **fields, expected=fmt(expected))
-                raise LearnerError(Problem(mistake, step_))
+            fields = {"step": step, "name": name, "found": fmt(used[i]), "expected": fmt(want[i])}
+            problem = _wrong_update(used[i], want[i], used_before[i], step, fields, lang)
+            expected = {"expected": fmt(values[i] - LR * want[i])}
+            fields["found"] = fmt(after[i])
+            raise LearnerError(
+                problem or Problem("other", text("practice.bad_update", lang, **fields, **expected))
+            )
+        used_before = used
     result.rows += rows
+
+
+def _wrong_update(
+    used: float, want: float, before: float, step: int, fields: dict[str, Any], lang: str
+) -> Problem | None:
+    """The known mistake behind a step that moved a parameter by the wrong grad `used`: the last
+    step's grad still in it, a grad zeroed before the update, the update uphill; or None."""
+    if step > 1 and close(used, want + before, rel=1e-6):
+        previous = {"previous": fmt(before), "previous_step": step - 1}
+        return Problem("not-reset", text("practice.accumulated", lang, **fields, **previous))
+    if close(used, 0):
+        return Problem("zeroed-late", text("practice.zeroed_late", lang, **fields))
+    if close(used, -want, rel=1e-6):
+        return Problem("update-sign", text("practice.uphill", lang, **fields))
+    return None
