@@ -824,7 +824,9 @@ def test_the_practice_editor_indents_with_tab_and_start_over_asks_first(browser,
     confirm = root.find_element("css selector", "[data-confirm]")
     assert not confirm.is_displayed()
     root.find_element("css selector", '[data-action="restart"]').click()
-    assert confirm.is_displayed() and "practice start" in confirm.text
+    assert (
+        confirm.is_displayed() and "start again from the exercise as it was given" in confirm.text
+    )
     root.find_element("css selector", '[data-action="keep"]').click()
     assert not confirm.is_displayed() and "# mine" in source.get_attribute("value")
     root.find_element("css selector", '[data-action="restart"]').click()
