@@ -240,7 +240,19 @@ def _matrix_named(weight: list[list[Value]]) -> list[tuple[str, Value]]:
     return [(f"weight.{i}.{j}", w) for i, row in enumerate(weight) for j, w in enumerate(row)]
 
 
-class Embedding(Module):
+class _Matrix(Module):
+    """A module whose parameters are one matrix of Values, `weight`, row by row."""
+
+    weight: list[list[Value]]
+
+    def named_parameters(self) -> list[tuple[str, Value]]:
+        return _matrix_named(self.weight)
+
+    def parameters(self) -> list[Value]:
+        return [w for row in self.weight for w in row]
+
+
+class Embedding(_Matrix):
     """A table of `num` learned vectors of `dim` numbers: `emb(i)` is row i (a token's or a
     position's vector)."""
 
@@ -256,17 +268,11 @@ class Embedding(Module):
     def __len__(self) -> int:
         return len(self.weight)
 
-    def named_parameters(self) -> list[tuple[str, Value]]:
-        return _matrix_named(self.weight)
-
-    def parameters(self) -> list[Value]:
-        return [w for row in self.weight for w in row]
-
     def __repr__(self) -> str:
         return f"Embedding({len(self.weight)}, {len(self.weight[0])})"
 
 
-class Linear(Module):
+class Linear(_Matrix):
     """y = W x with no bias: `nout` rows of `nin` weights, one dot product per row (microgpt's
     `linear`; Layer has biases and the original's uniform initialisation, so it does not fit)."""
 
@@ -279,12 +285,6 @@ class Linear(Module):
             raise ValueError(f"{self!r} expects {len(self.weight[0])} inputs, got {len(x)}")
         # each output as a Neuron's, sum(w * x) from a zero Value instead of the bias
         return [sum((wi * xi for wi, xi in zip(row, x)), Value(0.0)) for row in self.weight]
-
-    def named_parameters(self) -> list[tuple[str, Value]]:
-        return _matrix_named(self.weight)
-
-    def parameters(self) -> list[Value]:
-        return [w for row in self.weight for w in row]
 
     def __repr__(self) -> str:
         return f"Linear({len(self.weight[0])}, {len(self.weight)})"
