@@ -326,3 +326,29 @@ def test_the_recorded_attention_is_each_heads_softmax_of_q_and_k_by_hand():
         model.attention([tok.bos] * 7)
     with pytest.raises(ValueError, match="token 9 is out of range"):
         model.attention([tok.bos, 9])
+
+
+def test_the_stepper_shows_backward_through_one_attention_head_in_boxes():
+    """Block 3, n_embd 4, one head: the head's parts are boxes (q·k, softmax, the weighted sum,
+    each position's projections), each node in one box at most; the page's help speaks of
+    boxes, not neurons; the steps inside a box are named by it (explain())."""
+    import re
+
+    from micrograd.app.gpt import attention_stepper
+    from micrograd.text import catalog
+
+    for lang in ("en", "zh"):
+        page = attention_stepper(lang).page
+        data = json.loads(re.search(r'type="application/json"[^>]*>(.*?)</script>', page, re.S)[1])
+        groups = data["neurons"]
+        assert [g["name"] for g in groups[:3]] == [
+            catalog(lang)[f"gpt.group_{k}"] for k in ("qk", "softmax", "sum")
+        ]
+        assert len(groups) == 6 and all(g["members"] for g in groups)
+        members = [j for g in groups for j in g["members"]]
+        assert len(members) == len(set(members))
+        inside = [
+            f for f in data["frames"] if f["text"].splitlines()[0].endswith(("(q·k)", "（q·k）"))
+        ]
+        assert inside and all(f["node"] in groups[0]["members"] for f in inside)
+        assert data["words"]["neuron_help"] == catalog(lang)["group_help"]

@@ -12,6 +12,7 @@ import math
 import numbers
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from micrograd.engine import Value
@@ -307,6 +308,20 @@ def softmax(logits: Sequence[Value]) -> list[Value]:
     return [(z - lse).exp() for z in logits]
 
 
+@dataclass(frozen=True)
+class HeadReading:
+    """What one attention head computed for one token: its query, the keys and values of the
+    tokens so far (its slices of them), the scores q·k/sqrt(d), the softmax weights, and the
+    output, their weighted sum (the Values of the graph, for the teaching tools to show)."""
+
+    q: list[Value]
+    keys: list[list[Value]]
+    values: list[list[Value]]
+    scores: list[Value]
+    weights: list[Value]
+    out: list[Value]
+
+
 class CausalSelfAttention(Module):
     """Multi-head attention of a token on itself and the tokens before it: their keys and values
     come from a cache, one token at a time, so no later token can be seen (causal by construction)."""
@@ -328,11 +343,11 @@ class CausalSelfAttention(Module):
         x: Sequence[Value],
         keys: list[list[Value]],
         values: list[list[Value]],
-        attention: list[list[Value]] | None = None,
+        attention: list[HeadReading] | None = None,
     ) -> list[Value]:
         """The attention output for the token `x`; `keys` and `values` are this layer's cache of
-        the tokens before it, and x's own key and value are appended to them. Each head's softmax
-        weights over those tokens are appended to `attention` too, if a list is given."""
+        the tokens before it, and x's own key and value are appended to them. What each head
+        computed (a HeadReading) is appended to `attention` too, if a list is given."""
         q = self.wq(x)
         keys.append(self.wk(x))
         values.append(self.wv(x))
@@ -345,10 +360,14 @@ class CausalSelfAttention(Module):
                 sum((qi * ki for qi, ki in zip(q_h, k[s])), Value(0.0)) / math.sqrt(d) for k in keys
             ]
             weights = softmax(scores)
-            if attention is not None:  # what this head looks at (GPT.attention)
-                attention.append(weights)
-            for j in range(h * d, (h + 1) * d):  # the weighted mean of their values
-                out.append(sum((w * v[j] for w, v in zip(weights, values)), Value(0.0)))
+            head = [  # the weighted mean of their values
+                sum((w * v[j] for w, v in zip(weights, values)), Value(0.0))
+                for j in range(h * d, (h + 1) * d)
+            ]
+            if attention is not None:  # what this head looked at (GPT.attention, the stepper)
+                sliced = [k[s] for k in keys], [v[s] for v in values]
+                attention.append(HeadReading(q_h, *sliced, scores, weights, head))
+            out += head
         return self.wo(out)
 
     def named_parameters(self) -> list[tuple[str, Value]]:
@@ -394,9 +413,10 @@ class Block(Module):
         x: list[Value],
         keys: list[list[Value]],
         values: list[list[Value]],
-        attention: list[list[Value]] | None = None,
+        attention: list[HeadReading] | None = None,
     ) -> list[Value]:
-        """x after this layer; its attention's weights are appended to `attention` if given."""
+        """x after this layer; what its attention's heads computed is appended to `attention`
+        if given."""
         x = [a + r for a, r in zip(self.attn(rmsnorm(x), keys, values, attention), x)]
         return [m + r for m, r in zip(self.mlp(rmsnorm(x)), x)]
 
@@ -482,7 +502,7 @@ class GPT(Module):
         return index
 
     def __call__(
-        self, token: int, cache: KVCache, attention: list[list[Value]] | None = None
+        self, token: int, cache: KVCache, attention: list[HeadReading] | None = None
     ) -> list[Value]:
         """The logits of the token that follows `token`, read after the tokens in `cache` (at
         position len(cache)); `token`'s keys and values are added to the cache (and each head's
@@ -500,13 +520,13 @@ class GPT(Module):
         return self.read(embedding, cache, attention)
 
     def read(
-        self, x: list[Value], cache: KVCache, attention: list[list[Value]] | None = None
+        self, x: list[Value], cache: KVCache, attention: list[HeadReading] | None = None
     ) -> list[Value]:
         """The logits after the token whose embedding (its token's row plus its position's) is
         `x`: the layers on it, its keys and values added to `cache`. A compiled step gives the
         embedding as a product with one-hot inputs (micrograd.app.gpt), this method the rest.
-        Given a list, `attention` gets each head's softmax weights over the tokens read so far,
-        layer by layer, head by head: n_layer * n_head lists of len(cache) Values."""
+        Given a list, `attention` gets what each head computed (a HeadReading: its softmax
+        weights over the tokens read so far, and the rest), layer by layer, head by head."""
         x = rmsnorm(x)  # microgpt normalises the embeddings too
         for layer, keys, values in zip(self.layers, cache.keys, cache.values):
             x = layer(x, keys, values, attention)
@@ -523,10 +543,12 @@ class GPT(Module):
         cache = self.new_cache()
         with no_grad():  # numbers only: no graph to keep
             for t in tokens:
-                seen: list[list[Value]] = []  # layer 0's heads, then layer 1's, ...
+                seen: list[HeadReading] = []  # layer 0's heads, then layer 1's, ...
                 self(t, cache, seen)
-                for k, row in enumerate(seen):
-                    weights[k // self.n_head][k % self.n_head].append([w.data for w in row])
+                for k, head in enumerate(seen):
+                    weights[k // self.n_head][k % self.n_head].append(
+                        [w.data for w in head.weights]
+                    )
         return weights
 
     def _check_sequence(self, tokens: Sequence[int]) -> None:

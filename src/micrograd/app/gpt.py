@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from micrograd import replay
@@ -22,7 +23,7 @@ from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value
 from micrograd.io import check_target, gpt_bytes, load_gpt
 from micrograd.losses import cross_entropy_one
-from micrograd.nn import GPT
+from micrograd.nn import GPT, HeadReading
 from micrograd.optim import Adam, LinearLR
 from micrograd.text import language
 from micrograd.text import text as say
@@ -187,6 +188,54 @@ def attention_picture(
     read = tokenizer.encode(name)[:-1][: model.block_size]
     labels = [BOS_LABEL if t == tokenizer.bos else tokenizer.decode([t]) for t in read]
     return plot.attention_weights(model.attention(read), labels, path, lang)
+
+
+def attention_stepper(lang: str | None = None, name: str = "al") -> Any:
+    """The backward stepper (micrograd.viz.stepper) through one attention head: a tiny GPT (block
+    3, n_embd 4, one head, microgpt's initialisation from seed 0) reads BOS and the first
+    letters of `name`, and y = the sum of the head's output at the last position is
+    differentiated. Each part of the head is one box, expanded to its ops by a click: each
+    position's key and value (and the last one's query), q·k / sqrt(d), the softmax, and the
+    weighted sum of the values; explain() names the steps inside each."""
+    from micrograd.engine import topo_order
+    from micrograd.teach.neurons import region
+    from micrograd.teach.stepper import stepper
+
+    lang = language(lang)
+    tokenizer = CharTokenizer(names())
+    random.seed(0)
+    model = GPT(tokenizer.vocab_size, block_size=3, n_layer=1, n_embd=4, n_head=1)
+    tokens = tokenizer.encode(name)[: model.block_size]
+    cache = model.new_cache()
+    readings: list[HeadReading] = []  # what the head computed, token by token
+    for token in tokens:
+        model(token, cache, readings)
+    head = readings[-1]  # what the head computed for the last token
+    y = sum(head.out, Value(0.0))
+    y.label = "y"
+    order = topo_order(y)
+    params = model.parameters()
+    last = len(tokens) - 1
+
+    def box(key: str, inputs: Sequence[Value], outputs: Sequence[Value], **words: Any) -> Any:
+        title = say(f"gpt.group_{key}", lang, **words)
+        return region(title, say(f"gpt.group_{key}_ops", lang), inputs, outputs, order, params)
+
+    parts = [
+        box("qk", [*head.q, *(x for k in head.keys for x in k)], head.scores),
+        box("softmax", head.scores, head.weights),
+        box("sum", [*head.weights, *(x for v in head.values for x in v)], head.out),
+    ]
+    for pos in range(last + 1):  # each position's projections, from its embedding on
+        outputs = [*head.keys[pos], *head.values[pos], *(head.q if pos == last else [])]
+        parts.append(box("kv" if pos < last else "qkv", [], outputs, pos=pos))
+    taken: set[Value] = set()
+    groups = []
+    for part in parts:  # each node in one box: the first that reaches it
+        members = tuple(v for v in part.members if v not in taken)
+        taken.update(members)
+        groups.append(replace(part, members=members))
+    return stepper(y, model, lang, max_nodes=None, groups=groups)
 
 
 def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:

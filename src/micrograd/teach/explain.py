@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from micrograd.engine import Constant, NoBackward, Value
 from micrograd.teach.drawings import MAX_NODES, fmt_number, formula, graph_nodes, names
-from micrograd.text import language
+from micrograd.text import aside, language
 from micrograd.text import text as say
 
 
@@ -52,6 +53,7 @@ class Step:
     formula: str  # how the node was computed from its inputs
     grad: float
     contributions: list[Contribution]
+    group: str | None = None  # the part of the graph it is in (a region drawn as one box)
 
 
 @dataclass
@@ -69,7 +71,8 @@ class Explanation:
     def step_line(self, s: Step) -> str:
         """The line that starts step `s`: the node, its formula and its grad."""
         node = shown(s.node)
-        return say("step", self.lang, node=node, formula=s.formula, grad=fmt_number(s.grad))
+        line = say("step", self.lang, node=node, formula=s.formula, grad=fmt_number(s.grad))
+        return aside(line, s.group, self.lang) if s.group else line
 
     def line(self, c: Contribution) -> str:
         """The line of one contribution: `input.grad += local * upstream = added  -> total`."""
@@ -110,14 +113,19 @@ class Explanation:
 
 
 def explain(
-    root: Value, max_nodes: int | None = MAX_NODES, params: Any = (), lang: str | None = None
+    root: Value,
+    max_nodes: int | None = MAX_NODES,
+    params: Any = (),
+    lang: str | None = None,
+    groups: Sequence[Any] = (),
 ) -> Explanation:
     """Step through `root.backward()` one node at a time and record what each step adds.
 
     It works on its own copy of the grads, so no Value's .grad changes; its totals are what one
     `root.backward()` from zero grads gives. `params` (a Module, or (name, Value) pairs) names
     parameters that have no label. `lang` ("en" or "zh"; default: from LANG) is the language of
-    its text."""
+    its text. `groups` (teach.neurons.region) name the steps of the nodes inside them."""
+    group_of = {v: g.name for g in groups for v in g.members}
     order = graph_nodes(root, max_nodes)
     name = names(order, params)
     grad: dict[Value, Any] = {v: 0 for v in order}
@@ -154,7 +162,7 @@ def explain(
                 )
                 received.add(p)
         step_formula = formula(node, [shown(name[p]) for p in node._prev])
-        steps.append(Step(name[node], step_formula, upstream, contributions))
+        steps.append(Step(name[node], step_formula, upstream, contributions, group_of.get(node)))
     nan = math.isnan(root.data)
     values = {name[v]: v.data for v in order}
     return Explanation([name[v] for v in order], name[root], steps, language(lang), nan, values)

@@ -44,6 +44,7 @@ class GraphNeuron:
     pre: Value  # w·x+b
     out: Value  # the activation's output; w·x+b itself for a linear neuron
     activation: str | None  # "relu", "tanh", "sigmoid", or None for a linear neuron
+    label: str | None = None  # a group's own second line (region()): what it computes
 
     @property
     def dead(self) -> bool:
@@ -143,3 +144,28 @@ def _members(
             return None
     same = Counter(map(id, weights)) == Counter(map(id, params[:-1]))
     return members if same and summed == params[-1:] else None
+
+
+def region(
+    name: str,
+    label: str,
+    inputs: Iterable[Value],
+    outputs: Sequence[Value],
+    order: Sequence[Value],
+    params: Iterable[Value] = (),
+) -> GraphNeuron:
+    """A part of a graph drawn as one box, as a neuron is: the nodes that compute `outputs` from
+    `inputs` (walking back from the outputs, stopping at the inputs and at the parameters; the
+    numbers it reads on the way are inside), named `name`, its second line `label`. The
+    attention of micrograd.nn.GPT is shown this way: a head's q·k, its softmax, its weighted sum."""
+    stop = set(inputs) | set(params)
+    members: set[Value] = set()
+    stack = list(outputs)
+    while stack:
+        v = stack.pop()
+        if v in members or v in stop:
+            continue
+        members.add(v)
+        stack += v._prev
+    inside = tuple(v for v in order if v in members)
+    return GraphNeuron(name, None, (), inside, outputs[-1], outputs[-1], None, label)

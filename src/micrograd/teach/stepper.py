@@ -63,6 +63,7 @@ def stepper(
     max_nodes: int | None = MAX_NODES,
     quiz: bool = False,
     intro: str = "",
+    groups: Sequence[GraphNeuron] = (),
 ) -> Stepper:
     """The backward stepper of `root`: the graph with each Value's name, data and grad, stepping
     through backward() as explain() does (the order, the output's grad of 1, then each
@@ -84,10 +85,11 @@ def stepper(
     graph computes them (micrograd.teach.neurons), the page opens on the neuron view: each neuron
     one box `w·x+b → relu` (data-neuron, data-dead for a ReLU whose output is 0), expanded to its
     scalar ops by a click, zoomed and panned (data-action="zoom-in", "zoom-out", "fit", "follow",
-    "expand-all", "collapse"), following the current step."""
+    "expand-all", "collapse"), following the current step. `groups` (teach.neurons.region) are drawn as neurons are,
+    each one box that a click expands to its ops; the steps inside them are named by it."""
     named, every = named_params(params)
     params = [(n, p) for p, n in named.items()] + [p for p in every if p not in named]
-    ex = explain(root, max_nodes, params, lang)
+    ex = explain(root, max_nodes, params, lang, groups)
     order = topo_order(root)
     name = names(order, params)
     index = {v: i for i, v in enumerate(order)}
@@ -96,7 +98,7 @@ def stepper(
     frames: list[dict[str, Any]] = [{"text": say("order", ex.lang, order=", ".join(ex.order))}]
     start = say("start", ex.lang, root=ex.root)
     frames.append({"set": [[index[root], _grad_text(1.0)]], "text": start, "node": index[root]})
-    neurons = find_neurons(order, [(n, p) for p, n in named.items()])
+    neurons = find_neurons(order, [(n, p) for p, n in named.items()]) + list(groups)
     for s in ex.steps:
         node = index[by_name[s.node]]
         shown: list[Contribution | None] = [*s.contributions] or [None]  # a step adds nothing
@@ -123,7 +125,8 @@ def stepper(
         **_layout(order, root, name, every, neurons),
         "neurons": [_neuron_data(n, index) for n in neurons],
         "collapsed": _neuron_layout(order, root, name, every, neurons) if neurons else None,
-        "words": {k: catalog(ex.lang)[k] for k in _PAGE_WORDS},
+        "words": {k: catalog(ex.lang)[k] for k in _PAGE_WORDS}
+        | ({"neuron_help": say("group_help", ex.lang)} if groups else {}),
         "lang": ex.lang,
         "quiz": quiz,
         "tolerance": TOLERANCE,
@@ -153,6 +156,7 @@ def _neuron_data(n: GraphNeuron, index: dict[Value, int]) -> dict[str, Any]:
         "params": [index[p] for p in n.params],
         "out": index[n.out],
         "activation": n.activation,
+        "label": n.label,
         "dead": n.dead,
         "data": fmt4(n.out.data),
     }
@@ -238,7 +242,7 @@ def _layout(
     # a parameter goes with its neuron, unless several samples of a batch share it
     shared = Counter(p for n in neurons for p in n.params)
     clusters = [
-        [f"v{index[v]}{end}" for v in n.members for end in ("", "op")]
+        [f"v{index[v]}{end}" for v in n.members for end in ("", "op")[: 2 if v._prev else 1]]
         + [f"v{index[p]}" for p in n.params if shared[p] == 1]
         for n in neurons
     ]

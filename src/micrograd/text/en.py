@@ -151,6 +151,10 @@ CATALOG: dict[str, str] = {
     "quiz_score": "{right} of {asked} right at the first try",
     # the stepper's neuron view: an MLP's neurons, one box each
     "neuron": "neuron",
+    "group_help": "Each box is one part of the computation, its grad that of its last output: "
+    "click it to see its scalar ops, click the dashed frame's empty space or 'collapse' to fold "
+    "them back. The steps inside a box say its name. Zoom with + and − or Ctrl + the wheel; drag "
+    "to move.",
     "neuron_help": "Each box w·x+b → relu is one neuron, its grad that of its output: click "
     "it to see its scalar ops (layers.0.neurons.3:w.1·x is w.1 times its input, "
     ":b+w·x[:2] the bias plus the first two products), click the dashed frame's empty space "
@@ -793,4 +797,14 @@ CATALOG: dict[str, str] = {
     "gpt.plot_attending": "position attending",
     "gpt.plot_attended": "position attended",
     "gpt.plot_weight": "attention weight",
+    "gpt.group_qk": "q·k",
+    "gpt.group_qk_ops": "q·k / √d for each key",
+    "gpt.group_softmax": "softmax",
+    "gpt.group_softmax_ops": "the scores → weights summing to 1",
+    "gpt.group_sum": "Σ weights · values",
+    "gpt.group_sum_ops": "the weighted sum of the values",
+    "gpt.group_kv": "position {pos}: k, v",
+    "gpt.group_kv_ops": "embedding, rmsnorm, wk, wv",
+    "gpt.group_qkv": "position {pos}: q, k, v",
+    "gpt.group_qkv_ops": "embedding, rmsnorm, wq, wk, wv",
 }

@@ -138,6 +138,8 @@ CATALOG: dict[str, str] = {
     "quiz_values": "各个值：{values}",
     "quiz_score": "首次答对 {right} / {asked}",
     "neuron": "神经元",
+    "group_help": "每个方框是计算的一部分，框里的梯度是它最后一个输出的梯度。点击它展开成标量运算，点击虚线框"
+    "的空白处或“折叠”把它收起来。方框里的每一步都标着它的名字。用 + 和 − 或 Ctrl + 滚轮缩放；拖动来移动。",
     "neuron_help": "每个 w·x+b → relu 方框是一个神经元，框里的梯度是它输出的梯度。点击它展开成标量运算"
     "（layers.0.neurons.3:w.1·x 是 w.1 乘它的输入，:b+w·x[:2] 是偏置加上前两个乘积），"
     "点击虚线框里的空白处或“收起”按钮收起。灰色带斜线的是死掉的 ReLU（输出为 0）：不管它输出的梯度是多少，"
@@ -729,4 +731,14 @@ CATALOG: dict[str, str] = {
     "gpt.plot_attending": "发出注意的位置",
     "gpt.plot_attended": "被注意的位置",
     "gpt.plot_weight": "注意力权重",
+    "gpt.group_qk": "q·k",
+    "gpt.group_qk_ops": "每个键：q·k / √d",
+    "gpt.group_softmax": "softmax",
+    "gpt.group_softmax_ops": "分数 → 加起来为 1 的权重",
+    "gpt.group_sum": "Σ 权重 · 值",
+    "gpt.group_sum_ops": "值的加权和",
+    "gpt.group_kv": "位置 {pos}：k、v",
+    "gpt.group_kv_ops": "嵌入、rmsnorm、wk、wv",
+    "gpt.group_qkv": "位置 {pos}：q、k、v",
+    "gpt.group_qkv_ops": "嵌入、rmsnorm、wq、wk、wv",
 }
