@@ -258,6 +258,7 @@ def serve_site(port: int) -> None:
     class Handler(http.server.SimpleHTTPRequestHandler):
         extensions_map = {
             **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".html": "text/html; charset=utf-8",
             ".wasm": "application/wasm",
             ".mjs": "text/javascript",
             ".js": "text/javascript",

@@ -144,7 +144,10 @@ ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[\w-]+">\s
 
 def on_post_page(output, page, config):
     output = ALTERNATE.sub("", output)
-    head = output.index("<head>") + len("<head>")
+    # after the theme's <meta charset>: a browser looks for it in the first 1024 bytes only, and
+    # the words' JSON block is larger than that (before it, Chinese was read as windows-1252)
+    charset = re.search(r'<meta charset="utf-8">', output, re.I)
+    head = charset.end() if charset else output.index("<head>") + len("<head>")
     content = html.escape(policy(output), quote=False)  # the policy has no double quote
     meta = f'<meta http-equiv="Content-Security-Policy" content="{content}">'
     return output[:head] + meta + page_words(output) + output[head:]
