@@ -813,9 +813,8 @@ def test_the_practice_editor_indents_with_tab_and_start_over_asks_first(browser,
     root = practice_ready(browser, site)
     assert root.get_attribute("data-editor") == "codemirror"
     editor = root.find_element("css selector", "[data-editor] .cm-content")
-    assert root.find_elements(
-        "css selector", "[data-editor] .cm-line .tok-keyword, [data-editor] .cm-line span"
-    )
+    highlighted = "return arguments[0].querySelectorAll('[data-editor] .cm-line span').length > 0"
+    until(browser, highlighted, 30, "the Python highlighting (drawn after the text)", root)
     editor.click()
     editor.send_keys(Keys.CONTROL, Keys.END)
     editor.send_keys(Keys.ENTER, Keys.HOME, Keys.TAB, "pass  # mine")
