@@ -308,6 +308,13 @@
   }
 
   // ------------------------------------------------------------------ the playground
+  // A widget's number: its value in data-value (what the tests read), its text as shown.
+  function showMetric(root, name, value, text) {
+    const m = root.querySelector(`[data-metric="${name}"]`);
+    m.dataset.value = value == null ? "" : String(value);
+    m.textContent = text !== undefined ? text : m.dataset.value || "–";
+  }
+
   function setupPlayground(root) {
     const q = (s) => root.querySelector(s);
     const field = (n) => q(`[data-field="${n}"]`);
@@ -329,11 +336,7 @@
       });
     }
 
-    function metric(name, value, text) {
-      const m = q(`[data-metric="${name}"]`);
-      m.dataset.value = value == null ? "" : String(value);
-      m.textContent = text !== undefined ? text : m.dataset.value || "–";
-    }
+    const metric = (name, value, text) => showMetric(root, name, value, text);
 
     function show(s) {
       pg.state = s;
@@ -454,11 +457,7 @@
     const error = q("[data-error]");
     const gp = (site.gpt = { playing: false, losses: [], highest: 1e-9, state: null });
 
-    function metric(name, value, text) {
-      const m = q(`[data-metric="${name}"]`);
-      m.dataset.value = value == null ? "" : String(value);
-      m.textContent = text !== undefined ? text : m.dataset.value || "–";
-    }
+    const metric = (name, value, text) => showMetric(root, name, value, text);
 
     function show(s) {
       gp.state = s;
