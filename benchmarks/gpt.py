@@ -9,8 +9,10 @@ is left out: it is the same arithmetic on every side). Sides, all from the same 
   eager         GPT.loss(tokens) and backward(): the graph of Values built and walked
   eager tuned   the same inside micrograd.tuned() (the op methods compiled, full collections
                 rarer), as train_gpt runs it; entering the block is not timed
-  numpy         micrograd.app.gpt.CompiledStep on the numpy back end (the traced step replayed)
-  python        the same on the pure-Python back end (what the browser runs)
+  numpy         micrograd.app.gpt.CompiledStep on the numpy back end (the traced step replayed),
+                the parameters' numbers in one array, as a Trainer keeps them while it trains
+  python        the same on the pure-Python back end (what the browser runs), the numbers read
+                from the Values each step, as a Trainer does there
   torch         micrograd.export.gpt_to_torch: PyTorch float64 on one thread, every position at
                 once with a causal mask, F.cross_entropy, backward()
 Each round takes the same names in turn; for each name every side runs once, their order turned
@@ -100,6 +102,8 @@ def main() -> None:
         compile_s[backend] = time.perf_counter() - start
         compiled[backend] = step
 
+    theta = np.array([p.data for p in model.parameters()])  # numpy's side: as a Trainer keeps them
+
     def tuned_step(tokens):
         with tuned():
             return eager_step(model, tokens)
@@ -116,8 +120,8 @@ def main() -> None:
     sides = {
         "eager": lambda tokens: eager_step(model, tokens),
         "eager tuned": tuned_step,
-        "numpy": lambda tokens: compiled["numpy"].value_and_grad(tokens),
-        "python": lambda tokens: compiled["python"].value_and_grad(tokens),
+        "numpy": lambda tokens: compiled["numpy"].loss_and_grad([tokens], theta),
+        "python": lambda tokens: compiled["python"].loss_and_grad([tokens]),
         "torch": torch_side(model),
     }
     for tokens in batch:  # the same numbers on every side, or no timing

@@ -8,11 +8,14 @@ import random
 
 import pytest
 
-from micrograd.app.gpt import BETAS, EPS, train_gpt
+from micrograd.app.gpt import BETAS, EPS, NextToken, train_gpt
+from micrograd.app.train import Trainer, fit
 from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value
 from micrograd.io import gpt_to_json, load, load_gpt, save, save_gpt
+from micrograd.modes import no_grad
 from micrograd.nn import GPT, MLP, Embedding, Linear, rmsnorm, softmax
+from micrograd.optim import SGD, Adam
 
 TOKENIZER = CharTokenizer(names())
 
@@ -268,6 +271,133 @@ def trains_as_eager(backend):
 
 def test_the_compiled_step_trains_as_eager_does_on_the_python_back_end():
     trains_as_eager("python")
+
+
+def _small_gpt(seed=12):
+    random.seed(seed)
+    return GPT(TOKENIZER.vocab_size, block_size=6, n_embd=4, n_head=2)
+
+
+MIXED = ["al", "bo", "eva", "kristina", "lee", "ann"]  # lengths 4 and 6 (kristina cut to 6)
+
+
+def minibatch_by_hand(model, docs):
+    """The mean of GPT.loss over `docs` and its gradient, built and walked on Values."""
+    losses = [model.loss(TOKENIZER.encode(d)) for d in docs]
+    loss = sum(losses[1:], losses[0]) / len(losses)
+    model.zero_grad()
+    loss.backward()
+    return loss.data, [p.grad for p in model.parameters()]
+
+
+def accuracy_by_hand(model, docs):
+    """The fraction of next tokens whose logit is the largest, from GPT.forward."""
+    right = total = 0
+    with no_grad():
+        for tokens in map(TOKENIZER.encode, docs):
+            n = min(model.block_size, len(tokens) - 1)
+            for row, target in zip(model.forward(tokens[:n]), tokens[1 : n + 1]):
+                logits = [z.data for z in row]
+                right += logits.index(max(logits)) == target
+                total += 1
+    return right / total
+
+
+def backends():
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return ["eager", "python"]
+    return ["eager", "python", "numpy"]
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_next_token_minibatches_of_mixed_lengths_match_the_loss_built_by_hand(backend):
+    """NextToken's loss and gradient of a minibatch (documents of two compiled lengths, one cut
+    to the block) equal the mean of GPT.loss built on Values, and its accuracy the argmax of
+    GPT.forward's logits counted by hand; given numbers (params) are used instead of the Values'
+    and leave them as they were."""
+    model = _small_gpt()
+    task = NextToken(model, TOKENIZER, lengths=(4,))
+    rows = task.batch(MIXED, None, backend)
+    loss, grads = task.loss_and_grad(rows, backend=backend)
+    want_loss, want_grads = minibatch_by_hand(model, MIXED)
+    assert loss == pytest.approx(want_loss, rel=1e-12)
+    scale = max(map(abs, want_grads))
+    assert all(abs(g - w) <= 1e-12 * scale for g, w in zip(list(grads), want_grads))
+    assert task.accuracy(rows, None, backend=backend) == accuracy_by_hand(model, MIXED)
+
+    other = [p.data * 1.5 for p in model.parameters()]
+    before = [p.data for p in model.parameters()]
+    if backend == "numpy":
+        import numpy as np
+
+        other = np.array(other)
+    moved, _ = task.loss_and_grad(rows, other, backend)
+    assert [p.data for p in model.parameters()] == before
+    for p, x in zip(model.parameters(), list(other)):
+        p.data = float(x)
+    assert moved == pytest.approx(minibatch_by_hand(model, MIXED)[0], rel=1e-12)
+
+
+def test_fit_trains_the_gpt_on_every_back_end_with_the_same_numbers():
+    """fit() on a NextToken: minibatches of 3 documents taken in turn, Adam; every back end
+    gives eager's losses and accuracies (the fraction of the step's next tokens ranked first,
+    after the step), and the loss falls."""
+    docs = names()[:40]
+    runs = {}
+    for backend in backends():
+        model = _small_gpt(13)
+        opt = Adam(model.parameters(), lr=0.05)
+        task = NextToken(model, TOKENIZER, lengths=(4,))
+        history = fit(task, docs, None, opt, 12, batch_size=3, in_order=True, backend=backend)
+        runs[backend] = history, [p.data for p in model.parameters()]
+    eager, eager_params = runs["eager"]
+    for backend, (history, params) in runs.items():
+        assert [loss for loss, _ in history] == pytest.approx([loss for loss, _ in eager], 1e-9)
+        assert [acc for _, acc in history] == [acc for _, acc in eager]
+        assert params == pytest.approx(eager_params, rel=1e-9, abs=1e-12)
+    losses = [loss for loss, _ in eager]
+    assert sum(losses[-3:]) < sum(losses[:3])
+    assert all(0 <= acc <= 1 for _, acc in eager)
+
+
+def test_a_trainer_in_order_takes_the_documents_in_turn_and_wraps_around():
+    """Minibatches of 2 of 3 documents in order: (0, 1), (2, 0), (1, 2); each step's loss is the
+    mean loss of its documents before the step (SGD at lr 0, so nothing moves)."""
+    docs = ["al", "eva", "bo"]
+    model = _small_gpt()
+    task = NextToken(model, TOKENIZER)
+    trainer = Trainer(
+        task, docs, None, SGD(model.parameters(), lr=0.0), 2, backend="eager", in_order=True
+    )
+    for picked in ([0, 1], [2, 0], [1, 2]):
+        assert trainer.step() == pytest.approx(
+            minibatch_by_hand(model, [docs[i] for i in picked])[0], rel=1e-15
+        )
+    monitored = Trainer(
+        task, docs, None, SGD(model.parameters(), lr=0.0), monitor=(["al"], None), backend="eager"
+    )
+    monitored.step()
+    assert monitored.accuracy() == accuracy_by_hand(model, ["al"])
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda t: t.batch(["al"], [1]), "a document's targets are its next tokens; give y=None"),
+        (lambda t: t.batch([], None), "no documents to train on"),
+        (lambda t: NextToken(t.model).batch(["al"], None), "strings but no tokenizer"),
+        (lambda t: t.batch([[26, 30]], None), "token 30 is out of range 0..26"),
+        (lambda t: t.batch([[26]], None), "at least 2 tokens"),
+        (lambda t: t.batch(["a1"], None), "'1'"),
+        (lambda t: t.program("outputs"), "a program of kind 'loss' only"),
+    ],
+)
+def test_next_token_refuses_bad_documents_before_training(call, words):
+    with pytest.raises(ValueError) as e:
+        call(NextToken(_small_gpt(), TOKENIZER))
+    assert words in str(e.value)
 
 
 def test_the_recorded_attention_is_each_heads_softmax_of_q_and_k_by_hand():

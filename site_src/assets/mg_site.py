@@ -226,11 +226,11 @@ def playground(action: str, arg: object = None, lang: str = "en") -> dict:
 class GptRun:
     """The page's GPT: microgpt's model (micrograd.nn.GPT, with a block of 8) on the shipped names
     of at most 7 letters, one name a step, trained with microgpt's Adam (lr 0.01, betas 0.85 and
-    0.99) at a constant rate (the page does not know how many steps it will run). The step is
-    traced once and replayed (micrograd.app.gpt.CompiledStep) on the python back end: no numpy
-    here, and eager Values would take ~0.75 s a step in WebAssembly, the replay ~25 ms. Every
-    name runs in the one program of the block's length: compiling a second would cost more time
-    than the few names it would speed up."""
+    0.99) at a constant rate (the page does not know how many steps it will run), by a Trainer of
+    the NextToken task. The step is traced once and replayed (micrograd.app.gpt.CompiledStep) on
+    the python back end: no numpy here, and eager Values would take ~0.75 s a step in
+    WebAssembly, the replay ~25 ms. Every name runs in the one program of the block's length:
+    compiling a second would cost more time than the few names it would speed up."""
 
     LETTERS = 7
 
@@ -240,39 +240,40 @@ class GptRun:
     def reset(self) -> dict:
         import random
 
-        from micrograd.app.gpt import BETAS, EPS, LEARNING_RATE, CompiledStep
+        from micrograd.app.gpt import BETAS, EPS, LEARNING_RATE, NextToken
+        from micrograd.app.train import Trainer
         from micrograd.data import CharTokenizer, names
         from micrograd.nn import GPT
         from micrograd.optim import Adam
 
         every = names()
-        self.docs = [d for d in every if len(d) <= self.LETTERS]
-        random.Random(0).shuffle(self.docs)
+        docs = [d for d in every if len(d) <= self.LETTERS]
+        random.Random(0).shuffle(docs)
         self.tokenizer = CharTokenizer(every)
         random.seed(42)  # the weights come from Python's random, as in microgpt
         self.model = GPT(self.tokenizer.vocab_size, block_size=self.LETTERS + 1)
-        self.step_of = CompiledStep(self.model, "python", lengths=())
-        params = self.step_of.params
-        self.optimizer = Adam(params, lr=LEARNING_RATE, betas=BETAS, eps=EPS)
+        self.task = NextToken(self.model, self.tokenizer, lengths=())
+        self.docs = docs
+        self.trainer: Trainer | None = None  # made (and the step compiled) by the first train()
+        self.optimizer = Adam(self.model.parameters(), lr=LEARNING_RATE, betas=BETAS, eps=EPS)
         self.losses: list[float] = []
         self.train_seconds = self.compile_seconds = 0.0
         return self.state(since=0)
 
     def train(self, steps: int) -> dict:
         """`steps` steps (at most 50 a call); the first call compiles the step first."""
+        from micrograd.app.train import Trainer
+
         since = len(self.losses)
-        if not self.step_of.programs:
+        if self.trainer is None:
             start = time.perf_counter()
-            self.step_of.program(self.model.block_size - 1)
+            self.trainer = Trainer(
+                self.task, self.docs, None, self.optimizer, 1, backend="python", in_order=True
+            )
             self.compile_seconds = time.perf_counter() - start
         start = time.perf_counter()
         for _ in range(max(0, min(int(steps), 50))):
-            doc = self.docs[len(self.losses) % len(self.docs)]
-            loss, grads = self.step_of.value_and_grad(self.tokenizer.encode(doc))
-            for p, g in zip(self.step_of.params, grads):
-                p.grad = g
-            self.optimizer.step()
-            self.losses.append(loss)
+            self.losses.append(self.trainer.step())
         self.train_seconds += time.perf_counter() - start
         return self.state(since)
 
@@ -284,7 +285,7 @@ class GptRun:
             "since": since,
             "losses": self.losses[since:],
             "mean": sum(last) / len(last) if last else None,
-            "compiled": bool(self.step_of.programs),
+            "compiled": self.trainer is not None,
             "compile_seconds": self.compile_seconds,
             "train_seconds": self.train_seconds,
         }

@@ -573,6 +573,12 @@ class GPT(Module):
         longer than block_size - 1 characters, with its two BOS) trains on its first
         block_size + 1 tokens, as microgpt does. losses.cross_entropy computes it: logsumexp(z)
         - z[next] per position, logsumexp being the fused op of the numpy replay."""
+        n = self.positions(tokens)
+        return cross_entropy(self.forward(tokens[:n]), list(tokens[1 : n + 1]))
+
+    def positions(self, tokens: Sequence[int]) -> int:
+        """The n = min(block_size, len(tokens) - 1) positions whose next token loss() predicts;
+        a ValueError for fewer than 2 tokens or one that is not a token id of this model."""
         if len(tokens) < 2:
             raise ValueError(
                 f"{self.spec}: the loss needs at least 2 tokens (an input and its next), "
@@ -581,7 +587,7 @@ class GPT(Module):
         n = min(self.block_size, len(tokens) - 1)
         for t in tokens[: n + 1]:
             self.check_token(t)
-        return cross_entropy(self.forward(tokens[:n]), list(tokens[1 : n + 1]))
+        return n
 
     def sample(
         self,

@@ -9,7 +9,6 @@ turn), the mean negative log likelihood of its next tokens, Adam with betas (0.8
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -19,10 +18,12 @@ from typing import Any
 
 from micrograd import replay
 from micrograd.app.commands import UsageError, check_out_folder, progress_bar, write_out_folder
+from micrograd.app.train import Trainer
 from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value
 from micrograd.io import check_target, gpt_bytes, load_gpt
 from micrograd.losses import cross_entropy_one
+from micrograd.modes import no_grad
 from micrograd.nn import GPT, HeadReading
 from micrograd.optim import Adam, LinearLR
 from micrograd.text import language
@@ -52,53 +53,68 @@ LENGTHS = (4, 8, 12, 16)
 
 
 class CompiledStep:
-    """The GPT's loss on one sequence and its gradient, replayed (micrograd.replay) instead of
-    built and walked as a graph of Values each step: traced once per length of LENGTHS.
+    """The GPT's loss on sequences and its gradient, replayed (micrograd.replay) instead of built
+    and walked as a graph of Values each step: traced once per length of LENGTHS.
 
     A traced program cannot branch on which token comes (tracing records the rows that the
     example's tokens picked), so a program reads its tokens as one-hot rows: a token's
     embedding is sum_v onehot[v] * wte[v] plus its position's row, a product with the table that
     the numpy back end runs as one matrix product and that adds only exact zeros to the row. Each
     position's loss (the fused cross-entropy against the next token's one-hot row) is weighted by
-    an input too: 1/n for the n positions of the sequence, 0 for the rest. `lengths` are the
-    lengths to compile (the block's length is always one)."""
+    an input too: 1/n for the n positions of the sequence, 0 for the rest. A second program of
+    each length gives the logits, for the accuracy: apart from the loss, which is all a
+    training step needs, so that training compiles and runs no output it does not read. `lengths` are the lengths to compile (the block's
+    length is always one)."""
 
     def __init__(self, model: GPT, backend: str = "auto", lengths: Sequence[int] = LENGTHS) -> None:
         self.model, self.backend = model, replay.which(backend)
         self.params = model.parameters()
         self.lengths = sorted({min(n, model.block_size) for n in (*lengths, model.block_size)})
-        self.programs: dict[int, replay.Program] = {}
+        self.programs: dict[tuple[int, str], replay.Program] = {}
 
-    def program(self, n: int) -> replay.Program:
-        """The program of the shortest compiled length that holds n positions (traced now if new)."""
-        length = next(m for m in self.lengths if m >= n)
-        if length not in self.programs:
+    def length_of(self, n: int) -> int:
+        """The shortest compiled length that holds n positions."""
+        return next(m for m in self.lengths if m >= n)
+
+    def program(self, n: int, kind: str = "loss") -> replay.Program:
+        """The program of the shortest compiled length that holds n positions (traced now if
+        new): of the loss ("loss"), or of each position's logits ("logits", for the accuracy)."""
+        length = self.length_of(n)
+        if (length, kind) not in self.programs:
             inputs = (length + 1) * self.model.vocab_size + length
             example = self.row([self.model.vocab_size - 1] * 2, length)
-            self.programs[length] = replay.compile(
-                self._loss(length), self.params, inputs, example=example, backend=self.backend
+            self.programs[length, kind] = replay.compile(
+                self._function(length, kind), self.params, inputs, example, self.backend
             )
-        return self.programs[length]
+        return self.programs[length, kind]
 
-    def _loss(self, length: int) -> Callable[..., Value]:
-        """The loss of `length` positions as a function of one-hot rows and position weights."""
+    def _function(self, length: int, kind: str) -> Callable[..., Value | list[Value]]:
+        """The loss of `length` positions, or their logits one position after another, as a
+        function of one-hot rows and position weights."""
         model, vocab = self.model, self.model.vocab_size
+        if kind not in ("loss", "logits"):
+            raise ValueError(
+                f"a CompiledStep's program is of kind 'loss' or 'logits', not {kind!r}"
+            )
 
-        def loss(*x: Value) -> Value:
+        def function(*x: Value) -> Value | list[Value]:
             onehot = [list(x[i * vocab : (i + 1) * vocab]) for i in range(length + 1)]
             weights = x[(length + 1) * vocab :]
-            cache, terms = model.new_cache(), []
+            cache, terms, logits = model.new_cache(), [], []
             for pos in range(length):
                 table, position = model.wte.weight, model.wpe.weight[pos]
                 embedding = [
                     sum((onehot[pos][v] * table[v][j] for v in range(vocab)), position[j])
                     for j in range(model.n_embd)
                 ]
-                logits = model.read(embedding, cache)
-                terms.append(weights[pos] * cross_entropy_one(logits, onehot[pos + 1]))
+                logits.append(model.read(embedding, cache))
+                if kind == "loss":
+                    terms.append(weights[pos] * cross_entropy_one(logits[-1], onehot[pos + 1]))
+            if kind == "logits":
+                return [z for row in logits for z in row]
             return sum(terms[1:], terms[0])
 
-        return loss
+        return function
 
     def row(self, tokens: Sequence[int], length: int) -> list[float]:
         """The inputs of the program of `length` for `tokens` (2 to length + 1 of them): their
@@ -110,20 +126,148 @@ class CompiledStep:
         row[(length + 1) * vocab : (length + 1) * vocab + n] = [1.0 / n] * n
         return row
 
-    def value_and_grad(self, tokens: Sequence[int], theta: Any = None) -> tuple[float, Any]:
-        """(the loss of `tokens`, its gradient for model.parameters()), as GPT.loss(tokens) and
-        backward() give them; `theta` holds the parameters' numbers (default: their Values')."""
-        n = min(self.model.block_size, len(tokens) - 1)
-        for t in tokens[: n + 1]:
-            self.model.check_token(t)
-        if n < 1:
-            raise ValueError(
-                f"{self.model.spec}: the loss needs at least 2 tokens, got {list(tokens)!r}"
-            )
-        prog = self.program(n)
-        length = next(m for m in self.lengths if m >= n)
-        values, grads, _ = prog.value_and_grad([self.row(tokens[: n + 1], length)], params=theta)
-        return float(values[0]), grads
+    def _by_length(self, sequences: Sequence[Sequence[int]]) -> dict[int, list[list[float]]]:
+        """The sequences' rows, grouped by the length of the program that runs them."""
+        rows: dict[int, list[list[float]]] = {}
+        for tokens in sequences:
+            n = self.model.positions(tokens)
+            length = self.length_of(n)
+            rows.setdefault(length, []).append(self.row(tokens[: n + 1], length))
+        return rows
+
+    def loss_and_grad(
+        self, sequences: Sequence[Sequence[int]], theta: Any = None
+    ) -> tuple[float, Any]:
+        """(the mean over `sequences` of GPT.loss(tokens), its gradient for model.parameters()),
+        as GPT.loss and backward() give them; the sequences of each length run in one call.
+        `theta` holds the parameters' numbers (default: their Values')."""
+        if not sequences:
+            raise ValueError(f"{self.model.spec}: the loss of no sequences")
+        total, grads = 0.0, None
+        for length, rows in self._by_length(sequences).items():
+            values, g, _ = self.program(length).value_and_grad(rows, 1.0 / len(sequences), theta)
+            total += float(sum(values))
+            if grads is None:  # the program's own array: copied before another adds to it
+                grads = g
+            elif isinstance(g, list):
+                grads = [a + b for a, b in zip(grads, g)]
+            else:
+                grads = grads + g
+        return total / len(sequences), grads
+
+    def logits(self, sequences: Sequence[Sequence[int]], theta: Any = None) -> list[list[float]]:
+        """For each sequence, the logits at each position GPT.loss reads, one row after another."""
+        vocab, found = self.model.vocab_size, {}
+        for length, rows in self._by_length(sequences).items():
+            found[length] = iter(self.program(length, "logits")(rows, theta))
+        out = []
+        for tokens in sequences:  # each sequence's outputs, in the order of `sequences`
+            n = self.model.positions(tokens)
+            flat = [float(z) for z in next(found[self.length_of(n)])]
+            out.append(flat[: n * vocab])
+        return out
+
+
+class NextToken:
+    """The GPT's task for fit() and a Trainer (micrograd.app.train): each document's mean negative
+    log likelihood of its next tokens (GPT.loss), averaged over a minibatch of documents, and
+    their gradient. On "eager" each step builds the documents' graphs of Values and walks them;
+    on the other back ends a CompiledStep of `lengths` replays them. Documents are strings
+    (encoded by `tokenizer`, BOS on both sides) or lists of token ids. Without a monitor, a
+    Trainer's accuracy() is that of the last step's documents."""
+
+    monitors_batch = True
+
+    def __init__(
+        self, model: GPT, tokenizer: CharTokenizer | None = None, lengths: Sequence[int] = LENGTHS
+    ) -> None:
+        self.model, self.tokenizer, self.lengths = model, tokenizer, lengths
+        self.steps: dict[str, CompiledStep] = {}
+
+    def parameters(self) -> list[Value]:
+        """The GPT's parameters."""
+        return self.model.parameters()
+
+    def compiled(self, backend: str = "auto") -> CompiledStep:
+        """The CompiledStep of `backend` (made once; its programs are traced when first run)."""
+        name = replay.which(backend)
+        if name not in self.steps:
+            self.steps[name] = CompiledStep(self.model, name, self.lengths)
+        return self.steps[name]
+
+    def encode(self, doc: str | Sequence[int]) -> list[int]:
+        """A document as token ids: a string by the tokenizer, ids as they are (checked)."""
+        if isinstance(doc, str):
+            if self.tokenizer is None:
+                raise ValueError("NextToken: documents are strings but no tokenizer was given")
+            return self.tokenizer.encode(doc)
+        tokens = list(doc)
+        self.model.positions(tokens)  # the ids and the length checked now, not at a later step
+        return tokens
+
+    def batch(self, X: Sequence[Any], y: Sequence[int] | None, backend: str = "auto") -> Any:
+        """The documents as token ids (their targets are their own next tokens: y is None)."""
+        if y is not None:
+            raise ValueError("NextToken: a document's targets are its next tokens; give y=None")
+        if not X:
+            raise ValueError("NextToken: no documents to train on")
+        return [self.encode(doc) for doc in X]
+
+    def monitored(
+        self, X: Sequence[Any], y: Sequence[int] | None, backend: str = "auto"
+    ) -> tuple[Any, None]:
+        """The monitored documents as token ids, encoded once."""
+        return self.batch(X, y, backend), None
+
+    def program(self, kind: str = "loss", backend: str = "auto") -> replay.Program:
+        """The compiled loss of the shortest length on `backend` (a Trainer reads its parameters'
+        numbers through it)."""
+        if kind != "loss":
+            raise ValueError(f"NextToken: a program of kind 'loss' only, got {kind!r}")
+        step = self.compiled(backend)
+        return step.program(step.lengths[0])
+
+    def loss_and_grad(
+        self, rows: Sequence[Sequence[int]], params: Any = None, backend: str = "auto"
+    ) -> tuple[float, Any]:
+        """The mean of GPT.loss over the documents `rows` (batch()'s) and its gradient (a list, or
+        an array on the numpy back end); `params` replaces the parameters' numbers."""
+        if replay.which(backend) != "eager":
+            return self.compiled(backend).loss_and_grad(rows, params)
+        values = self.parameters()
+        with replay.program.holding(values, params):  # the Values' own numbers by default
+            losses = [self.model.loss(tokens) for tokens in rows]
+            loss = losses[0] if len(losses) == 1 else sum(losses[1:], losses[0]) / len(losses)
+            loss.backward()
+            return loss.data, [p.grad for p in values]
+
+    def accuracy(
+        self, X: Sequence[Any], y: Sequence[int] | None, params: Any = None, backend: str = "auto"
+    ) -> float:
+        """The fraction of the documents' next tokens to which the model gives its largest
+        logit (X: batch()'s token ids)."""
+        vocab, model = self.model.vocab_size, self.model
+        if replay.which(backend) != "eager":
+            flat = self.compiled(backend).logits(X, params)
+        else:
+            with replay.program.holding(self.parameters(), params), no_grad():
+                flat = [
+                    [z.data for row in model.forward(t[: model.positions(t)]) for z in row]
+                    for t in X
+                ]
+        right = total = 0
+        for tokens, logits in zip(X, flat):
+            for pos, target in enumerate(tokens[1 : len(logits) // vocab + 1]):
+                row = logits[pos * vocab : (pos + 1) * vocab]
+                right += max(range(vocab), key=row.__getitem__) == target
+                total += 1
+        return right / total
+
+    def largest_product(self, rows: int) -> int:
+        """The step's largest matrix product on the numpy back end: the one-hot rows times the
+        token table, or the MLP's first layer, for `rows` documents."""
+        m = self.model
+        return max(m.vocab_size * m.n_embd, 4 * m.n_embd * m.n_embd) * rows
 
 
 def train_gpt(
@@ -136,45 +280,25 @@ def train_gpt(
     backend: str = "eager",
 ) -> list[float]:
     """microgpt's training loop on `docs`, in order (docs[step % len(docs)]): the loss of one
-    document a step, backward, an Adam step at lr * (1 - step / steps). Returns each step's loss;
-    a loss that is not a number stops it with FloatingPointError. `backend` "eager" builds each
-    step's graph of Values; "numpy", "python" or "auto" replay a CompiledStep."""
+    document a step, backward, an Adam step at lr * (1 - step / steps), by a Trainer of the
+    NextToken task on `backend` ("eager" builds each step's graph of Values; "numpy", "python"
+    or "auto" replay a CompiledStep). Returns each step's loss; a loss that is not a number
+    stops it with FloatingPointError."""
     optimizer = Adam(model.parameters(), lr=lr, betas=BETAS, eps=EPS)
     schedule = LinearLR(optimizer, start_factor=1.0, end_factor=0.0, total_iters=steps)
-    compiled = None if backend == "eager" else CompiledStep(model, backend)
-    arrays = compiled is not None and compiled.backend == "numpy"
-    theta = None
-    if arrays:  # the parameters as one array, updated in place by Adam's step_arrays
-        import numpy as np
-
-        theta = np.array([p.data for p in model.parameters()])
+    task = NextToken(model, tokenizer)
+    trainer = Trainer(
+        task, docs, None, optimizer, 1, scheduler=schedule, backend=backend, in_order=True
+    )
     losses = []
-    with tuned():  # Value's op methods compiled, fewer full garbage collections
-        for step in range(steps):
-            tokens = tokenizer.encode(docs[step % len(docs)])
-            if compiled is None:
-                value = model.loss(tokens)
-                loss = value.data
-                optimizer.zero_grad()
-                value.backward()
-            else:
-                loss, grads = compiled.value_and_grad(tokens, theta)
-            if not math.isfinite(loss):
-                raise FloatingPointError(f"the loss is {loss}")
-            if arrays:
-                optimizer.step_arrays(theta, grads)
-            else:
-                if compiled is not None:
-                    for p, g in zip(compiled.params, grads):
-                        p.grad = g
-                optimizer.step()
-            schedule.step()
-            losses.append(loss)
-            if on_step is not None:
-                on_step(step, loss)
-    if theta is not None:  # the trained numbers back into the model's Values
-        for p, x in zip(model.parameters(), theta.tolist()):
-            p.data = x
+    try:
+        with tuned(), trainer.threads():  # Value's op methods compiled, fewer full collections
+            for step in range(steps):
+                losses.append(trainer.step())
+                if on_step is not None:
+                    on_step(step, losses[-1])
+    finally:  # the trained numbers back into the model's Values
+        trainer.sync()
     return losses
 
 

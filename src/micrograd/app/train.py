@@ -7,6 +7,9 @@ One sample's loss is traced once and replayed on the batch by a back end of micr
 "numpy" (whole batches at once), "python" (the standard library only: the browser site trains
 with it) or "eager" (the engine itself, per sample); "auto" is numpy where it is installed, else
 python. All give the eager engine's numbers (python bit for bit, numpy to rounding).
+
+The Trainer and fit() train any Task: the Classifier here, and the GPT's next-token task
+(micrograd.app.gpt.NextToken), on the same back ends.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from micrograd import replay
 from micrograd.data import Images
@@ -43,6 +46,7 @@ class Classifier:
     dtype: str = "float64"  # of the numpy back end's arrays (float32: faster, to ~1e-5)
     _programs: dict[tuple[str, str], Program] = field(default_factory=dict, repr=False)
     _traced: MLP | None = field(default=None, repr=False)  # the model the programs are of
+    monitors_batch = False  # a Trainer's accuracy() measures the training set by default
 
     @property
     def binary(self) -> bool:
@@ -64,6 +68,22 @@ class Classifier:
         """The model's outputs for one point, as a list."""
         out = self.model(list(x))
         return out if isinstance(out, list) else [out]
+
+    def largest_product(self, rows: int) -> int:
+        """The step's largest matrix product: the widest layer's weights times the rows."""
+        sizes = self.model.sizes
+        return max(a * b for a, b in zip(sizes, sizes[1:])) * rows
+
+    def monitored(
+        self, X: Sequence[Sequence[float]], y: Sequence[int], backend: str = "auto"
+    ) -> tuple[Any, Sequence[int]]:
+        """(X, y) as accuracy() reads it fastest: on numpy the points by column, as the replay
+        reads them."""
+        if replay.which(backend) != "numpy":
+            return X, y
+        import numpy as np
+
+        return np.asfortranarray(X, dtype=self.dtype), y
 
     def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> list[list[float]]:
         """Features followed by the target encoding, one row per sample."""
@@ -196,10 +216,48 @@ class ImageRows:
         return rows if dtype is None else rows.astype(dtype, copy=False)
 
 
+class Task(Protocol):
+    """What a Trainer trains: a model, the rows its data become, and the loss of a minibatch of
+    them with its gradient on a back end of micrograd.replay. Classifier is the MLP's task (X
+    points, y classes); micrograd.app.gpt.NextToken is the GPT's (X documents, y None: the
+    targets are each document's next tokens)."""
+
+    monitors_batch: bool  # True: without a monitor, accuracy() measures the last minibatch
+
+    def batch(self, X: Any, y: Any, backend: str = "auto") -> Any:
+        """The training rows, in the form loss_and_grad() takes on `backend`."""
+        ...
+
+    def program(self, kind: str, backend: str = "auto") -> Program:
+        """A compiled program of the task on `backend` (its parameters are parameters())."""
+        ...
+
+    def loss_and_grad(
+        self, rows: Any, params: Any = None, backend: str = "auto"
+    ) -> tuple[float, Any]:
+        """The minibatch's loss and its gradient for parameters()."""
+        ...
+
+    def accuracy(self, X: Any, y: Any, params: Any = None, backend: str = "auto") -> float:
+        """The fraction of what the model predicts on (X, y) that is right."""
+        ...
+
+    def monitored(self, X: Any, y: Any, backend: str = "auto") -> tuple[Any, Any]:
+        """(X, y) in the form accuracy() reads fastest on `backend`: made once, read each step."""
+        ...
+
+    def largest_product(self, rows: int) -> int:
+        """The size of the step's largest matrix product for `rows` rows (see Trainer.threads)."""
+        ...
+
+
 class Trainer:
-    """One training run: the classifier, the optimizer and its state, the minibatches, and the
-    step, on one back end of micrograd.replay. fit(), the command line, both playgrounds and the
-    benchmarks all train through it.
+    """One training run: the task (a Classifier, or a NextToken for the GPT), the optimizer and
+    its state, the minibatches, and the step, on one back end of micrograd.replay. fit(), the
+    command line, both playgrounds, the GPT's training and the benchmarks all train through it.
+
+    Minibatches of `batch_size` rows are drawn at random (seeded), or with `in_order` taken in
+    turn from the start, as microgpt takes its documents; without a size a step takes them all.
 
     Where the back end keeps the parameters in one array (numpy) and the optimizer's update is
     its rule (any of micrograd.optim's), the numbers live in that array while training, and the
@@ -210,42 +268,50 @@ class Trainer:
 
     def __init__(
         self,
-        clf: Classifier,
-        X: Sequence[Sequence[float]],
-        y: Sequence[int],
+        task: Task,
+        X: Sequence[Any],
+        y: Sequence[int] | None,
         optimizer: Optimizer,
         batch_size: int | None = None,
         seed: int = 0,
         scheduler: Any = None,
-        monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
+        monitor: tuple[Sequence[Any], Sequence[int] | None] | None = None,
         backend: str = "auto",
+        in_order: bool = False,
     ) -> None:
-        self.clf, self.optimizer, self.scheduler = clf, optimizer, scheduler
+        self.task, self.optimizer, self.scheduler = task, optimizer, scheduler
         self.backend = replay.which(backend)
-        self.batch_size = batch_size
+        self.batch_size, self.in_order, self.taken = batch_size, in_order, 0
         self.rng = random.Random(seed)
-        self.rows = clf.batch(X, y, self.backend)
-        X_acc, y_acc = monitor or (X, y)  # where accuracy() measures, by default the training set
-        self.monitor: tuple[Any, Any] = (X_acc, y_acc)
-        self.program = clf.program("loss", self.backend)  # traced now
+        self.rows = task.batch(X, y, self.backend)
+        self.picked: Any = self.rows
+        # where accuracy() measures: the monitor, else the training set (or the last minibatch)
+        if monitor is None and not task.monitors_batch:
+            monitor = (X, y)
+        self.monitor = None if monitor is None else task.monitored(*monitor, self.backend)
+        self.program = task.program("loss", self.backend)  # traced now
         arrays = self.program.backend == "numpy" and type(optimizer).step is Optimizer.step
         self.theta = self.program.pull() if arrays else None  # the numbers, while they live here
-        if arrays:  # the points by column, as the replay reads them: made once, not per call
-            import numpy as np
-
-            self.monitor = (np.asfortranarray(X_acc, dtype=clf.dtype), y_acc)
         self.grad: Any = None
         self.synced = True
+
+    def _minibatch(self) -> Any:
+        """The rows of the next step."""
+        size, n = self.batch_size, len(self.rows)
+        if not size or size >= n:
+            return self.rows
+        if self.in_order:
+            idx = [(self.taken + i) % n for i in range(size)]
+            self.taken = (self.taken + size) % n
+        else:
+            idx = self.rng.sample(range(n), size)
+        return [self.rows[i] for i in idx] if isinstance(self.rows, list) else self.rows[idx]
 
     def step(self) -> float:
         """One optimizer step on a minibatch (or the whole set); the loss before it. A loss that
         is not a number raises FloatingPointError before any parameter moves."""
-        picked = self.rows
-        size = self.batch_size
-        if size and size < len(self.rows):
-            idx = self.rng.sample(range(len(self.rows)), size)
-            picked = [self.rows[i] for i in idx] if isinstance(self.rows, list) else self.rows[idx]
-        loss, grad = self.clf.loss_and_grad(picked, self.theta, self.backend)
+        self.picked = self._minibatch()
+        loss, grad = self.task.loss_and_grad(self.picked, self.theta, self.backend)
         _finite(loss)
         if self.theta is not None:
             self.optimizer.step_arrays(self.theta, grad)
@@ -259,23 +325,23 @@ class Trainer:
         return loss
 
     def scores(self, X: Sequence[Sequence[float]]) -> list[list[float]]:
-        """The model's outputs for each point, as trained so far."""
-        return self.clf.scores(X, self.theta, self.backend)
+        """A Classifier's outputs for each point, as trained so far."""
+        assert isinstance(self.task, Classifier), "scores are a Classifier's"
+        return self.task.scores(X, self.theta, self.backend)
 
     def accuracy(self) -> float:
-        """The fraction of the monitored points classified correctly, as trained so far."""
-        X, y = self.monitor
-        return self.clf.accuracy(X, y, self.theta, self.backend)
+        """The fraction right on the monitored rows (or the last minibatch), as trained so far."""
+        X, y = self.monitor if self.monitor is not None else (self.picked, None)
+        return self.task.accuracy(X, y, self.theta, self.backend)
 
     def threads(self) -> Any:
         """The block to train in: numpy's BLAS on one thread where the step's largest matrix
         product is small (micrograd.tuning.SMALL_PRODUCT), else as configured."""
         if self.backend != "numpy":
             return contextlib.nullcontext()
-        sizes = self.clf.model.sizes
         batch = min(self.batch_size or len(self.rows), len(self.rows))
-        largest = max(a * b for a, b in zip(sizes, sizes[1:])) * batch
-        return one_blas_thread() if largest < SMALL_PRODUCT else contextlib.nullcontext()
+        small = self.task.largest_product(batch) < SMALL_PRODUCT
+        return one_blas_thread() if small else contextlib.nullcontext()
 
     def sync(self) -> None:
         """Write the trained numbers into the model's Values and the optimizer's state to lists,
@@ -293,25 +359,31 @@ def _finite(loss: float) -> None:
 
 
 def fit(
-    clf: Classifier,
-    X: Sequence[Sequence[float]],
-    y: Sequence[int],
+    task: Task,
+    X: Sequence[Any],
+    y: Sequence[int] | None,
     optimizer: Optimizer,
     steps: int,
     batch_size: int | None = None,
     seed: int = 0,
     scheduler: Any = None,
     on_step: Callable[[int, float, float], None] | None = None,
-    monitor: tuple[Sequence[Sequence[float]], Sequence[int]] | None = None,
+    monitor: tuple[Sequence[Any], Sequence[int] | None] | None = None,
     backend: str = "auto",
+    in_order: bool = False,
 ) -> list[tuple[float, float]]:
-    """Train for `steps` steps on (X, y), full batch or random minibatches, on `backend`
-    (micrograd.replay: "auto", "numpy", "python" or "eager"); returns (loss, train accuracy) per
-    step. `on_step(step, loss, accuracy)` is called after each step, with the model as trained
-    so far (it may save it or ask the Classifier anything). The accuracy of each step is
-    measured on `monitor` (X, y), by default the training set. A loss that is not a number stops
-    training with FloatingPointError; the model then holds the last step's numbers."""
-    trainer = Trainer(clf, X, y, optimizer, batch_size, seed, scheduler, monitor, backend)
+    """Train `task` (a Classifier on points X with classes y, or a NextToken on documents X,
+    y=None) for `steps` steps, full batch or minibatches (random, or `in_order`), on `backend`
+    (micrograd.replay: "auto", "numpy", "python" or "eager"); returns (loss, accuracy) per step.
+    `on_step(step, loss, accuracy)` is called after each step, with the model as trained so far
+    (it may save it or ask the task anything). The accuracy of each step is measured after it on
+    `monitor` (X, y); without one, a Classifier's on the training set, a NextToken's on the
+    step's own documents (the fraction of their next tokens ranked first). A loss that is not a
+    number stops training with FloatingPointError; the model then holds the last step's
+    numbers."""
+    trainer = Trainer(
+        task, X, y, optimizer, batch_size, seed, scheduler, monitor, backend, in_order
+    )
     history = []
     try:
         with tuned(), trainer.threads():  # fewer full GCs; BLAS on one thread for small models

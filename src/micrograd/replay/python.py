@@ -272,7 +272,7 @@ def _generate(tape: Tape, mode: str, fold: bool) -> tuple[str, tuple[float, ...]
     lines.append(f"    for {row} in zip(rows, seeds):")
     lines += [f"        {s}" for s in forward]
     lines.append(f"        append({result})")
-    backward, reached = _backward(graph, locals_)
+    backward, reached = _backward(graph, locals_, fold)
     lines += [f"        {s}" for s in backward]
     grads = f"[{', '.join(f'G{i}' for i in range(n_params))}]"
     if mode == "inputs":  # an input that no share reached has the grad 0
@@ -412,14 +412,19 @@ def _local(text: str, name: str, statements: list[str]) -> tuple[str, str]:
 
 
 def _backward(
-    graph: _Graph, locals_: dict[tuple[int, int], tuple[str, str]]
+    graph: _Graph, locals_: dict[tuple[int, int], tuple[str, str]], fold: bool
 ) -> tuple[list[str], dict[int, str]]:
     """The chain rule as statements, outputs first, in backward()'s order: each input's grad +=
     its share of the node's grad. A parameter's share goes straight onto its sum over the rows,
     G<i>, as backward() adds each share onto what a leaf held. Also the name of each input's
-    grad (by the input's index), for those the chain rule reached."""
+    grad (by the input's index), for those the chain rule reached.
+
+    Folded, a grad's shares are written as one sum where the last of them is known, in the
+    order backward() adds them (G = G + s1 + s2 is ((G + s1) + s2), as its `+=` one after
+    another): the same arithmetic with fewer stores and loads. Each share reads only grads and
+    locals that are final when it is made, so it may be computed later."""
     tape = graph.tape
-    statements: list[str] = []
+    adds: list[tuple[str, str, bool]] = []  # (grad, share, whether it is the grad's first)
     grad: dict[int, str] = {graph.root: "w"}  # the row's weight seeds the root
     started: list[int] = []
     for j in reversed(range(len(tape.nodes))):
@@ -432,21 +437,34 @@ def _backward(
                 continue
             share = _share(locals_[j, k], g)
             if tape.nodes[a].kind == "param":
-                statements.append(f"G{tape.nodes[a].index} += {share}")
+                adds.append((f"G{tape.nodes[a].index}", share, False))
             elif graph.through_sum(a):
                 grad[a] = g  # its only reader is this "+": the same grad
             elif a in grad:
-                statements.append(f"{grad[a]} += {share}")
+                adds.append((grad[a], share, False))
             else:  # the first share: backward() adds it to a 0, here it is assigned
                 started.append(a)
                 grad[a] = f"g{graph.names[a]}"
-                statements.append(f"{grad[a]} = {share}")
+                adds.append((grad[a], share, True))
     root = tape.nodes[graph.root]
     if root.kind == "param":  # the function returns a parameter as it is
-        statements.append(f"G{root.index} += w")
+        adds.append((f"G{root.index}", "w", False))
     reached = {tape.nodes[a].index: grad[a] for a in started if tape.nodes[a].kind == "input"}
     if root.kind == "input":
         reached[root.index] = "w"
+    if not fold:
+        return [f"{t} {'=' if first else '+='} {share}" for t, share, first in adds], reached
+    last = {target: i for i, (target, _, _) in enumerate(adds)}
+    pending: dict[str, tuple[list[str], int]] = {}  # each grad's shares not written yet, names
+    statements = []
+    for i, (target, share, first) in enumerate(adds):
+        terms, names = pending.get(target) or (([] if first else [target]), 0 if first else 1)
+        terms.append(share)
+        names += _names(share)
+        if last[target] == i or names >= FOLD_TERMS:  # Python's parser recurses on long sums
+            statements.append(f"{target} = {' + '.join(terms)}")
+            terms, names = [target], 1
+        pending[target] = terms, names
     return statements, reached
 
 
