@@ -1,8 +1,9 @@
 """Benchmark: one training step of microgpt's GPT (micrograd.nn.GPT, its defaults: 1 layer,
 n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~1 minute
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~5 minutes
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20   # a quick look
+    node benchmarks/pyodide.mjs gpt --rounds 2 --names 10   # in Pyodide: eager and python only
 
 A step here is the loss of one name and its gradient for every parameter (the optimizer's update
 is left out: it is the same arithmetic on every side). Sides, all from the same weights:
@@ -15,9 +16,10 @@ is left out: it is the same arithmetic on every side). Sides, all from the same 
                 from the Values each step, as a Trainer does there
   torch         micrograd.export.gpt_to_torch: PyTorch float64 on one thread, every position at
                 once with a causal mask, F.cross_entropy, backward()
-Each round takes the same names in turn; for each name every side runs once, their order turned
-by one each name (paired, interleaved), and each side's time is compared with torch's on the same
-name. Printed: the median over all names and rounds of each side's ms a step, and of its ratio to
+A side whose library is not installed is left out (in Pyodide: numpy and torch). Each round
+takes the same names in turn; for each name every side runs once, their order turned by one each
+name (paired, interleaved), and each side's time is compared with torch's on the same name (with
+no torch, eager's). Printed: the median over all names and rounds of each side's ms a step, and of its ratio to
 torch (min..max of the rounds' medians). Before timing, every side's loss on every name must equal
 eager's to 1e-9 (relative), and its gradient to 1e-9 of the gradient's largest entry. Compiling
 (tracing and code generation, once per length of CompiledStep.lengths) is timed apart.
@@ -34,16 +36,19 @@ import statistics
 import sys
 import time
 
-import numpy as np
-import torch
-
 from micrograd import tuned
 from micrograd.app.gpt import CompiledStep
 from micrograd.data import CharTokenizer, names
-from micrograd.export import gpt_matrices, gpt_to_torch
 from micrograd.nn import GPT
 
-torch.set_num_threads(1)
+try:
+    import numpy as np
+except ImportError:  # Pyodide, as the site runs it
+    np = None
+try:
+    import torch
+except ImportError:
+    torch = None
 
 
 def eager_step(model, tokens):
@@ -56,6 +61,9 @@ def eager_step(model, tokens):
 
 def torch_side(model):
     """A step of the PyTorch twin: (loss, gradient in named_parameters()'s order)."""
+    from micrograd.export import gpt_matrices, gpt_to_torch
+
+    torch.set_num_threads(1)
     net = gpt_to_torch(model)
     weights = [net.weights[name] for name in gpt_matrices(model)]
     cross_entropy = torch.nn.functional.cross_entropy
@@ -79,11 +87,11 @@ def close(got, want):
     )
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--names", type=int, default=30, help="names per round")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     docs = names()
     random.Random(0).shuffle(docs)
@@ -92,9 +100,10 @@ def main() -> None:
     model = GPT(tokenizer.vocab_size)
     batch = [tokenizer.encode(d) for d in docs[: args.names]]
 
+    backends = ("numpy", "python") if np is not None else ("python",)
     compile_s = {}
     compiled = {}
-    for backend in ("numpy", "python"):
+    for backend in backends:
         start = time.perf_counter()
         step = CompiledStep(model, backend)
         for n in step.lengths:
@@ -102,7 +111,8 @@ def main() -> None:
         compile_s[backend] = time.perf_counter() - start
         compiled[backend] = step
 
-    theta = np.array([p.data for p in model.parameters()])  # numpy's side: as a Trainer keeps them
+    if np is not None:  # numpy's side: the numbers in one array, as a Trainer keeps them
+        theta = np.array([p.data for p in model.parameters()])
 
     def tuned_step(tokens):
         with tuned():
@@ -120,19 +130,22 @@ def main() -> None:
     sides = {
         "eager": lambda tokens: eager_step(model, tokens),
         "eager tuned": tuned_step,
-        "numpy": lambda tokens: compiled["numpy"].loss_and_grad([tokens], theta),
         "python": lambda tokens: compiled["python"].loss_and_grad([tokens]),
-        "torch": torch_side(model),
     }
+    if np is not None:
+        sides["numpy"] = lambda tokens: compiled["numpy"].loss_and_grad([tokens], theta)
+    if torch is not None:
+        sides["torch"] = torch_side(model)
+    reference = "torch" if torch is not None else "eager"
     for tokens in batch:  # the same numbers on every side, or no timing
         want = sides["eager"](tokens)
         for name, side in sides.items():
             loss, grads = side(tokens)
-            if not close((loss, list(np.asarray(grads, dtype=float))), want):
+            if not close((loss, [float(g) for g in grads]), want):
                 sys.exit(f"{name} disagrees with eager on {tokenizer.decode(tokens)!r}")
 
     times = {name: [] for name in sides}
-    ratios = {name: [] for name in sides}  # per round: the median of side / torch
+    ratios = {name: [] for name in sides}  # per round: the median of side / reference
     order = list(sides)
     for _ in range(args.rounds):
         per_round = {name: [] for name in sides}
@@ -142,26 +155,29 @@ def main() -> None:
                 took[name] = timed(name, tokens)
             for name in sides:
                 times[name].append(took[name])
-                per_round[name].append(took[name] / took["torch"])
+                per_round[name].append(took[name] / took[reference])
         for name in sides:
             ratios[name].append(statistics.median(per_round[name]))
 
     print(f"microgpt's GPT: {model.spec}, {len(model.parameters())} parameters; one name a step")
-    print(
-        f"{args.rounds} rounds x {args.names} names; Python {platform.python_version()}, "
-        f"torch {torch.__version__} (1 thread), numpy {np.__version__}"
-    )
-    print(f"{'side':<12} {'ms a step':>10} {'/ torch':>9}   rounds' medians")
+    libraries = [f"Python {platform.python_version()} ({sys.platform})"]
+    if torch is not None:
+        libraries.append(f"torch {torch.__version__} (1 thread)")
+    if np is not None:
+        libraries.append(f"numpy {np.__version__}")
+    print(f"{args.rounds} rounds x {args.names} names; {', '.join(libraries)}")
+    print(f"{'side':<12} {'ms a step':>10} {'/ ' + reference:>9}   rounds' medians")
     for name in sides:
         ms = 1000 * statistics.median(times[name])
         r = ratios[name]
         print(f"{name:<12} {ms:>10.2f} {statistics.median(r):>9.2f}   {min(r):.2f}..{max(r):.2f}")
-    eager_ms = statistics.median(times["eager tuned"])
-    for backend in ("numpy", "python"):
-        speedup = eager_ms / statistics.median(times[backend])
+    for backend in backends:
+        ms = statistics.median(times[backend])
+        tuned_x = statistics.median(times["eager tuned"]) / ms
+        plain_x = statistics.median(times["eager"]) / ms
         print(
-            f"{backend}: {speedup:.1f}x eager tuned; compiling its {len(compiled[backend].lengths)}"
-            f" lengths {compile_s[backend]:.1f} s"
+            f"{backend}: {plain_x:.1f}x eager, {tuned_x:.1f}x eager tuned; compiling its "
+            f"{len(compiled[backend].lengths)} lengths {compile_s[backend]:.1f} s"
         )
 
 

@@ -3,7 +3,7 @@
 engine.
 
     .venv/bin/python benchmarks/pure_replay.py                 # CPython, ~10 s
-    node benchmarks/pure_replay_pyodide.mjs                    # the same in Pyodide (Node), ~20 s
+    node benchmarks/pyodide.mjs pure_replay                    # the same in Pyodide (Node), ~20 s
     .venv/bin/python benchmarks/pure_replay.py --rounds 3 --workloads W   # a quick look
 
 Workloads, each one training step on the whole set:

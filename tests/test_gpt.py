@@ -354,9 +354,10 @@ def test_fit_trains_the_gpt_on_every_back_end_with_the_same_numbers():
         runs[backend] = history, [p.data for p in model.parameters()]
     eager, eager_params = runs["eager"]
     for backend, (history, params) in runs.items():
-        assert [loss for loss, _ in history] == pytest.approx([loss for loss, _ in eager], 1e-9)
-        assert [acc for _, acc in history] == [acc for _, acc in eager]
-        assert params == pytest.approx(eager_params, rel=1e-9, abs=1e-12)
+        want = [loss for loss, _ in eager]
+        assert [loss for loss, _ in history] == pytest.approx(want, 1e-9), backend
+        assert [acc for _, acc in history] == [acc for _, acc in eager], backend
+        assert params == pytest.approx(eager_params, rel=1e-9, abs=1e-12), backend
     losses = [loss for loss, _ in eager]
     assert sum(losses[-3:]) < sum(losses[:3])
     assert all(0 <= acc <= 1 for _, acc in eager)
@@ -482,3 +483,10 @@ def test_the_stepper_shows_backward_through_one_attention_head_in_boxes():
         ]
         assert inside and all(f["node"] in groups[0]["members"] for f in inside)
         assert data["words"]["neuron_help"] == catalog(lang)["group_help"]
+        assert data["words"]["neuron_inside"] == catalog(lang)["group_inside"]
+        # the head's parts are named by their role, not by a node's number
+        named = {n["name"] for n in data["nodes"]}
+        roles = {"q.0", "k0.0", "k2.3", "v1.2", "s0", "s2", "a1", "o.3", "x2.3", "e0.1"}
+        assert roles <= named and "k1.2:w.0·x" in named and "k1.2:w·x[:2]" in named
+        inner = {n["name"] for n in data["nodes"] if re.fullmatch(r"n\d+", n["name"])}
+        assert len(inner) < 50  # of 962: partial sums (rmsnorm, q·k, softmax, Σ) keep a number

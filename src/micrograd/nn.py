@@ -515,9 +515,11 @@ class GPT(Module):
                 f"{self.spec}: the sequence is longer than block_size={self.block_size}: no "
                 f"position {pos} (start a new cache)"
             )
-        token = self.check_token(token)
-        embedding = [t + p for t, p in zip(self.wte(token), self.wpe(pos))]
-        return self.read(embedding, cache, attention)
+        return self.read(self.embed(self.check_token(token), pos), cache, attention)
+
+    def embed(self, token: int, pos: int) -> list[Value]:
+        """The embedding of `token` at position `pos`: its row of wte plus the position's of wpe."""
+        return [t + p for t, p in zip(self.wte(token), self.wpe(pos))]
 
     def read(
         self, x: list[Value], cache: KVCache, attention: list[HeadReading] | None = None

@@ -332,9 +332,13 @@ def attention_stepper(lang: str | None = None, name: str = "al") -> Any:
     tokens = tokenizer.encode(name)[: model.block_size]
     cache = model.new_cache()
     readings: list[HeadReading] = []  # what the head computed, token by token
-    for token in tokens:
-        model(token, cache, readings)
+    for pos, token in enumerate(tokens):
+        embedding = model.embed(token, pos)
+        for j, e in enumerate(embedding):
+            e.label = f"e{pos}.{j}"
+        model.read(embedding, cache, readings)
     head = readings[-1]  # what the head computed for the last token
+    _label_head(readings)
     y = sum(head.out, Value(0.0))
     y.label = "y"
     order = topo_order(y)
@@ -360,6 +364,43 @@ def attention_stepper(lang: str | None = None, name: str = "al") -> Any:
         taken.update(members)
         groups.append(replace(part, members=members))
     return stepper(y, model, lang, max_nodes=None, groups=groups)
+
+
+def _label_head(readings: Sequence[HeadReading]) -> None:
+    """Name what one head computed by its role, so that the stepper shows q.0, k1.2, s1, a1 and
+    o.0 (and formulas of them, such as (q.0*k1.0)) instead of a node's number: the query q, each
+    position's key k and value v, the scores s = q·k / sqrt(d), the weights a = softmax(s), the
+    output o = sum_t a_t v_t; and inside each projection, as the stepper names a neuron's
+    parts, the products `k1.2:w.0·x`, the partial sums `k1.2:w·x[:2]` and the input x1.0 they
+    read. `readings` are the head's, token by token (the last holds every position's k and v)."""
+    head = readings[-1]
+    for j, v in enumerate(head.q):
+        _label_dot(v, f"q.{j}", len(readings) - 1)
+    for pos, (key, value) in enumerate(zip(head.keys, head.values)):
+        for j, (k, v) in enumerate(zip(key, value)):
+            _label_dot(k, f"k{pos}.{j}", pos)
+            _label_dot(v, f"v{pos}.{j}", pos)
+    for pos, (s, a) in enumerate(zip(head.scores, head.weights)):
+        s.label, a.label = f"s{pos}", f"a{pos}"
+    for j, o in enumerate(head.out):
+        o.label = f"o.{j}"
+
+
+def _label_dot(out: Value, name: str, pos: int) -> None:
+    """Label a Linear's output `out` (sum(w * x) from a zero Value, one product at a time) and
+    the nodes of its sum: products, partial sums, and the inputs x it reads at position pos."""
+    out.label = name
+    chain, node = [], out
+    while node._op == "+" and node._prev[1]._op == "*":  # ((0 + w0*x0) + w1*x1) + ...
+        chain.append(node)
+        node = node._prev[0]
+    for i, part in enumerate(reversed(chain)):
+        product = part._prev[1]
+        product.label = f"{name}:w.{i}·x"
+        if part is not out:
+            part.label = f"{name}:w·x[:{i + 1}]"
+        x = product._prev[1]
+        x.label = x.label or f"x{pos}.{i}"
 
 
 def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:

@@ -125,8 +125,7 @@ def stepper(
         **_layout(order, root, name, every, neurons),
         "neurons": [_neuron_data(n, index) for n in neurons],
         "collapsed": _neuron_layout(order, root, name, every, neurons) if neurons else None,
-        "words": {k: catalog(ex.lang)[k] for k in _PAGE_WORDS}
-        | ({"neuron_help": say("group_help", ex.lang)} if groups else {}),
+        "words": _page_words(ex.lang, bool(groups)),
         "lang": ex.lang,
         "quiz": quiz,
         "tolerance": TOLERANCE,
@@ -145,6 +144,16 @@ _PAGE_WORDS = (
     *("view_zoom_in", "view_zoom_out", "view_fit", "view_follow", "view_expand_all"),
     *("view_collapse_all", "view_collapse"),
 )
+
+
+def _page_words(lang: str, groups: bool) -> dict[str, str]:
+    """The page's words; for boxes of any part of a computation (groups), not neurons, the help
+    and the caption of a step inside a box speak of boxes."""
+    words = catalog(lang)
+    page = {k: words[k] for k in _PAGE_WORDS}
+    if groups:
+        page |= {"neuron_help": words["group_help"], "neuron_inside": words["group_inside"]}
+    return page
 
 
 def _neuron_data(n: GraphNeuron, index: dict[Value, int]) -> dict[str, Any]:

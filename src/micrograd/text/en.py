@@ -155,6 +155,7 @@ CATALOG: dict[str, str] = {
     "click it to see its scalar ops, click the dashed frame's empty space or 'collapse' to fold "
     "them back. The steps inside a box say its name. Zoom with + and − or Ctrl + the wheel; drag "
     "to move.",
+    "group_inside": "inside the box: {step}",
     "neuron_help": "Each box w·x+b → relu is one neuron, its grad that of its output: click "
     "it to see its scalar ops (layers.0.neurons.3:w.1·x is w.1 times its input, "
     ":b+w·x[:2] the bias plus the first two products), click the dashed frame's empty space "

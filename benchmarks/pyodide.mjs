@@ -1,12 +1,13 @@
-// benchmarks/pure_replay.py inside Pyodide, under Node: the eager engine against micrograd.replay's
-// pure-Python replay where the browser site runs them (no numpy there).
+// A benchmark of this folder inside Pyodide, under Node: the eager engine against micrograd.replay's
+// pure-Python replay where the browser site runs them (no numpy or torch there).
 //
-//     node benchmarks/pure_replay_pyodide.mjs                  # ~20 s on the 2-core machine
-//     node benchmarks/pure_replay_pyodide.mjs --rounds 3 --workloads W
+//     node benchmarks/pyodide.mjs pure_replay                   # ~20 s on the 2-core machine
+//     node benchmarks/pyodide.mjs pure_replay --rounds 3 --workloads W
+//     node benchmarks/pyodide.mjs gpt --rounds 2 --names 10     # ~3 minutes
 //
-// Arguments after the script go to pure_replay.py's main(). Pyodide is node_modules/pyodide
-// (`npm ci`); src/micrograd is copied into Pyodide's file system at /home/pyodide/micrograd, and
-// imported from there, as the site unpacks its wheel.
+// The first argument names the benchmark (pure_replay or gpt); the others go to its main().
+// Pyodide is node_modules/pyodide (`npm ci`); src/micrograd is copied into Pyodide's file system
+// at /home/pyodide/micrograd, and imported from there, as the site unpacks its wheel.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,15 +33,20 @@ function copyTree(from, to) {
   }
 }
 copyTree(join(ROOT, "src/micrograd"), "/home/pyodide/micrograd");
-for (const name of ["pure_replay.py", "worker.py"]) {
+const [bench, ...args] = process.argv.slice(2);
+if (!["pure_replay", "gpt"].includes(bench)) {
+  console.error("usage: node benchmarks/pyodide.mjs pure_replay|gpt [arguments of its main()]");
+  process.exit(2);
+}
+for (const name of [`${bench}.py`, "worker.py"]) {
   py.FS.writeFile(`/home/pyodide/${name}`, readFileSync(join(HERE, name)));
 }
 console.log(`Pyodide ${py.version} loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 
-py.globals.set("ARGS", py.toPy(process.argv.slice(2)));
+py.globals.set("ARGS", py.toPy(args));
+py.globals.set("BENCH", bench);
 py.runPython(`
-import sys
+import importlib, sys
 sys.path.insert(0, "/home/pyodide")
-import pure_replay
-pure_replay.main(list(ARGS))
+importlib.import_module(BENCH).main(list(ARGS))
 `);
