@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import repeat
 from typing import Any
 
 from micrograd.engine import Value
@@ -78,11 +79,15 @@ class Optimizer:
         """Update every parameter once, from its .grad."""
         self.begin_step()
         self.state_to_lists()  # after step_arrays, the state is arrays
+        params = self.params
+        data, grads = [p.data for p in params], [p.grad for p in params]
         lists = [getattr(self, name) for name in self.state]
-        for i, p in enumerate(self.params):
-            p.data, *new = self.rule(_Floats, p.data, p.grad, *(s[i] for s in lists))
-            for s, x in zip(lists, new):
-                s[i] = x
+        # the rule on each parameter's floats in turn (map: no per-parameter loop in Python)
+        updated = list(map(self.rule, repeat(_Floats), data, grads, *lists))
+        for p, new in zip(params, updated):
+            p.data = new[0]
+        for k, name in enumerate(self.state, 1):
+            setattr(self, name, [new[k] for new in updated])
 
     def step_arrays(self, data: Any, grad: Any) -> None:
         """The same update on all parameters at once: `data` and `grad` are arrays in the order of
