@@ -31,9 +31,10 @@ from micrograd.text import text as say
 from micrograd.tuning import tuned
 
 # microgpt's 1,000 steps. A step's graph has 36,000 Values for a 3-letter name and 107,000 for an
-# 11-letter one; eager (inside tuned()) that is 65-160 ms a step on the 2-core development machine,
-# the compiled step (CompiledStep) 2-3 ms on numpy and ~8 ms on python. `micrograd train --data
-# names` measured there, lightly loaded: 9.5 s in all on numpy, 38 s on python (compiling included).
+# 11-letter one; eager (inside tuned()) that is 65-200 ms a step on the 2-core development machine,
+# the compiled step (CompiledStep) 2-4 ms on numpy and 5-9 ms on python (where Adam on the Values
+# adds 6-8 ms). `micrograd train --data names` measured there, lightly loaded: 11 s in all on
+# numpy, 40 s on python (compiling the lengths 4, 8 and 12 included: ~15 s).
 STEPS = 1000
 LEARNING_RATE = 0.01
 BETAS = (0.85, 0.99)
