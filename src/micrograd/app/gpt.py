@@ -63,9 +63,9 @@ class CompiledStep:
     the numpy back end runs as one matrix product and that adds only exact zeros to the row. Each
     position's loss (the fused cross-entropy against the next token's one-hot row) is weighted by
     an input too: 1/n for the n positions of the sequence, 0 for the rest. A second program of
-    each length gives the logits, for the accuracy: apart from the loss, which is all a
-    training step needs, so that training compiles and runs no output it does not read. `lengths` are the lengths to compile (the block's
-    length is always one)."""
+    each length gives the logits, for the accuracy: apart from the loss, which is all a training
+    step needs, so that training compiles and runs no output it does not read. `lengths` are the
+    lengths to compile (the block's length is always one)."""
 
     def __init__(self, model: GPT, backend: str = "auto", lengths: Sequence[int] = LENGTHS) -> None:
         self.model, self.backend = model, replay.which(backend)
