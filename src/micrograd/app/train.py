@@ -229,13 +229,14 @@ class Task(Protocol):
         ...
 
     def program(self, kind: str, backend: str = "auto") -> Program:
-        """A compiled program of the task on `backend` (its parameters are parameters())."""
+        """A compiled program of the task on `backend`: a Trainer reads and writes the
+        parameters' numbers through it (pull, push) and the gradient is in its params' order."""
         ...
 
     def loss_and_grad(
         self, rows: Any, params: Any = None, backend: str = "auto"
     ) -> tuple[float, Any]:
-        """The minibatch's loss and its gradient for parameters()."""
+        """The minibatch's loss and its gradient (in the order of program()'s params)."""
         ...
 
     def accuracy(self, X: Any, y: Any, params: Any = None, backend: str = "auto") -> float:
