@@ -71,6 +71,27 @@ def test_a_loop_that_swallows_the_interruption_is_stopped_all_the_same(tmp_path,
     assert not result.passed and "was stopped" in result.first_wrong_step
 
 
+def test_an_alarm_that_lands_as_the_check_ends_stops_nothing_after_it(monkeypatch):
+    """The timer re-fires every 0.25 s after the limit: one that lands while the block ends (here
+    as the timer is being stopped) is ignored, and the timer and the handler are put back; else
+    the timer went on firing and stopped every later check in the process at once."""
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    setitimer = signal.setitimer
+
+    def landing(which, seconds, interval=0.0):
+        if seconds == 0:  # the alarm arrives just as the block stops the timer
+            signal.getsignal(signal.SIGALRM)(signal.SIGALRM, None)
+        return setitimer(which, seconds, interval)
+
+    monkeypatch.setattr(signal, "setitimer", landing)
+    with sandbox._alarm(10):
+        pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before
+
+
 PRINTS = """
         def _backward():
             print("backward of", self.data, other.data)

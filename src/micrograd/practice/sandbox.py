@@ -186,8 +186,11 @@ def _alarm(seconds: float) -> Iterator[None]:
         yield
         return
 
+    armed = True
+
     def stop(signum: int, frame: Any) -> None:
-        raise TookTooLong
+        if armed:  # an alarm that lands while the block ends passes: the timer is being stopped
+            raise TookTooLong
 
     before = signal.signal(signal.SIGALRM, stop)
     # again every 0.25 s after the first: a loop that swallows one TookTooLong (`except
@@ -196,6 +199,9 @@ def _alarm(seconds: float) -> Iterator[None]:
     try:
         yield
     finally:
+        # disarmed first: a TookTooLong raised in here would skip the rest, leave the timer
+        # firing and the handler in place, and stop every later check in this process at once
+        armed = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
 
