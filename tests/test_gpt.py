@@ -386,13 +386,26 @@ def test_a_trainer_in_order_takes_the_documents_in_turn_and_wraps_around():
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda t: t.batch(["al"], [1]), "a document's targets are its next tokens; give y=None"),
-        (lambda t: t.batch([], None), "no documents to train on"),
-        (lambda t: NextToken(t.model).batch(["al"], None), "strings but no tokenizer"),
-        (lambda t: t.batch([[26, 30]], None), "token 30 is out of range 0..26"),
-        (lambda t: t.batch([[26]], None), "at least 2 tokens"),
-        (lambda t: t.batch(["a1"], None), "'1'"),
+        (lambda t: t.batch(["al"], [1]), "a document's targets are its next tokens; give None"),
+        (lambda t: t.batch([], None), "X has no documents"),
+        (lambda t: t.batch("emma", None), "X is one str, 'emma'; give a list of documents"),
+        (lambda t: t.batch(["al", b"bo"], None), "X[1], b'bo': a document is a string or"),
+        (lambda t: NextToken(t.model).batch(["al"], None), "X[0], 'al': the documents are strings"),
+        (lambda t: t.batch(["al", [26, 30]], None), "X[1], [26, 30]: GPT(vocab_size=27"),
+        (lambda t: t.batch([[26, 0, 1, 2, 3, 4, 5, 99]], None), "token 99 is out of range 0..26"),
+        (lambda t: t.batch([[26]], None), "X[0], [26]: GPT(vocab_size=27, block_size=6"),
+        (lambda t: t.batch(["a1"], None), "X[0], 'a1': "),
+        (lambda t: t.monitored(["al"], [0]), "give None, not the monitor's y"),
+        (lambda t: t.monitored([], None), "the monitor has no documents"),
         (lambda t: t.program("outputs"), "a program of kind 'loss' only"),
+        (lambda t: NextToken(t.model, lengths=(0,)), "lengths must be integers >= 1, got [0]"),
+        (lambda t: NextToken(t.model, lengths=(2.5,)), "lengths must be integers >= 1"),
+        (lambda t: NextToken(t.model, CharTokenizer(["abc"])), "does not fit GPT(vocab_size=27"),
+        (lambda t: NextToken(t.model, "abc"), "its vocab_size is None"),
+        (
+            lambda t: Trainer(t, ["al"], None, SGD(t.model.parameters()), batch_size=-1),
+            "batch_size must be an integer >= 0 (0 or None: all rows), got -1",
+        ),
     ],
 )
 def test_next_token_refuses_bad_documents_before_training(call, words):

@@ -182,6 +182,14 @@ class NextToken:
     def __init__(
         self, model: GPT, tokenizer: CharTokenizer | None = None, lengths: Sequence[int] = LENGTHS
     ) -> None:
+        if tokenizer is not None and getattr(tokenizer, "vocab_size", None) != model.vocab_size:
+            raise ValueError(
+                f"NextToken: the tokenizer ({tokenizer!r}) does not fit {model.spec}: "
+                f"its vocab_size is {getattr(tokenizer, 'vocab_size', None)}"
+            )
+        for n in lengths:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ValueError(f"NextToken: lengths must be integers >= 1, got {list(lengths)!r}")
         self.model, self.tokenizer, self.lengths = model, tokenizer, lengths
         self.steps: dict[str, CompiledStep] = {}
 
@@ -197,28 +205,50 @@ class NextToken:
         return self.steps[name]
 
     def encode(self, doc: str | Sequence[int]) -> list[int]:
-        """A document as token ids: a string by the tokenizer, ids as they are (checked)."""
+        """A document as token ids: a string by the tokenizer, ids as they are; every id and the
+        length checked now, not at a later step."""
+        if isinstance(doc, bytes):
+            raise ValueError("a document is a string or a list of token ids, not bytes")
         if isinstance(doc, str):
             if self.tokenizer is None:
-                raise ValueError("NextToken: documents are strings but no tokenizer was given")
-            return self.tokenizer.encode(doc)
-        tokens = list(doc)
-        self.model.positions(tokens)  # the ids and the length checked now, not at a later step
+                raise ValueError("the documents are strings but no tokenizer was given")
+            tokens = self.tokenizer.encode(doc)
+        else:
+            tokens = list(doc)
+        self.model.positions(tokens)
+        for t in tokens:  # past the block too: a bad id is no less bad where it is cut off
+            self.model.check_token(t)
         return tokens
 
-    def batch(self, X: Sequence[Any], y: Sequence[int] | None, backend: str = "auto") -> Any:
-        """The documents as token ids (their targets are their own next tokens: y is None)."""
+    def batch(
+        self, X: Sequence[Any], y: Sequence[int] | None, backend: str = "auto", what: str = "X"
+    ) -> Any:
+        """The documents as token ids (their targets are their own next tokens: y is None); a
+        ValueError names the first bad one by its index in `what` (X, or the monitor's)."""
         if y is not None:
-            raise ValueError("NextToken: a document's targets are its next tokens; give y=None")
+            raise ValueError(
+                f"NextToken: a document's targets are its next tokens; give None, not {what}'s y"
+            )
+        if isinstance(X, (str, bytes)):
+            raise ValueError(
+                f"NextToken: {what} is one {type(X).__name__}, {X[:20]!r}; give a list of "
+                "documents, such as ['emma', 'olivia']"
+            )
         if not X:
-            raise ValueError("NextToken: no documents to train on")
-        return [self.encode(doc) for doc in X]
+            raise ValueError(f"NextToken: {what} has no documents")
+        rows = []
+        for i, doc in enumerate(X):
+            try:
+                rows.append(self.encode(doc))
+            except ValueError as e:
+                raise ValueError(f"NextToken: {what}[{i}], {doc!r}: {e}") from None
+        return rows
 
     def monitored(
         self, X: Sequence[Any], y: Sequence[int] | None, backend: str = "auto"
     ) -> tuple[Any, None]:
         """The monitored documents as token ids, encoded once."""
-        return self.batch(X, y, backend), None
+        return self.batch(X, y, backend, what="the monitor"), None
 
     def program(self, kind: str = "loss", backend: str = "auto") -> replay.Program:
         """The compiled loss of the shortest length on `backend` (a Trainer reads its parameters'

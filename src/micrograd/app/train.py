@@ -258,7 +258,7 @@ class Trainer:
     command line, both playgrounds, the GPT's training and the benchmarks all train through it.
 
     Minibatches of `batch_size` rows are drawn at random (seeded), or with `in_order` taken in
-    turn from the start, as microgpt takes its documents; without a size a step takes them all.
+    turn from the start, as microgpt takes its documents; with None or 0 a step takes them all.
 
     Where the back end keeps the parameters in one array (numpy) and the optimizer's update is
     its rule (any of micrograd.optim's), the numbers live in that array while training, and the
@@ -280,6 +280,13 @@ class Trainer:
         backend: str = "auto",
         in_order: bool = False,
     ) -> None:
+        if batch_size is not None and (
+            isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 0
+        ):
+            raise ValueError(
+                f"Trainer: batch_size must be an integer >= 0 (0 or None: all rows), got "
+                f"{batch_size!r}"
+            )
         self.task, self.optimizer, self.scheduler = task, optimizer, scheduler
         self.backend = replay.which(backend)
         self.batch_size, self.in_order, self.taken = batch_size, in_order, 0
