@@ -497,9 +497,11 @@ def test_the_stepper_shows_backward_through_one_attention_head_in_boxes():
         assert inside and all(f["node"] in groups[0]["members"] for f in inside)
         assert data["words"]["neuron_help"] == catalog(lang)["group_help"]
         assert data["words"]["neuron_inside"] == catalog(lang)["group_inside"]
+        assert ("reads BOS, a, l" if lang == "en" else "读 BOS、a、l") in data["intro"]
         # the head's parts are named by their role, not by a node's number
         named = {n["name"] for n in data["nodes"]}
         roles = {"q.0", "k0.0", "k2.3", "v1.2", "s0", "s2", "a1", "o.3", "x2.3", "e0.1"}
         assert roles <= named and "k1.2:w.0·x" in named and "k1.2:w·x[:2]" in named
+        assert {"s1:q·k", "s1:q·k[:2]", "o.0:a·v[:2]"} <= named
         inner = {n["name"] for n in data["nodes"] if re.fullmatch(r"n\d+", n["name"])}
-        assert len(inner) < 50  # of 962: partial sums (rmsnorm, q·k, softmax, Σ) keep a number
+        assert len(inner) < 40  # of 962: only the insides of rmsnorm and the softmax keep a number

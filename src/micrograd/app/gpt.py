@@ -394,7 +394,10 @@ def attention_stepper(lang: str | None = None, name: str = "al") -> Any:
         members = tuple(v for v in part.members if v not in taken)
         taken.update(members)
         groups.append(replace(part, members=members))
-    return stepper(y, model, lang, max_nodes=None, groups=groups)
+    sep = "、" if lang == "zh" else ", "
+    read = sep.join("BOS" if t == tokenizer.bos else tokenizer.decode([t]) for t in tokens)
+    intro = say("gpt.stepper_intro", lang, tokens=read, last=len(head.out) - 1)
+    return stepper(y, model, lang, max_nodes=None, groups=groups, intro=intro)
 
 
 def _label_head(readings: Sequence[HeadReading]) -> None:
@@ -403,7 +406,8 @@ def _label_head(readings: Sequence[HeadReading]) -> None:
     position's key k and value v, the scores s = q·k / sqrt(d), the weights a = softmax(s), the
     output o = sum_t a_t v_t; and inside each projection, as the stepper names a neuron's
     parts, the products `k1.2:w.0·x`, the partial sums `k1.2:w·x[:2]` and the input x1.0 they
-    read. `readings` are the head's, token by token (the last holds every position's k and v)."""
+    read (and the partial sums of q·k and of o: `s1:q·k[:2]`, `o.0:a·v[:2]`). `readings` are the
+    head's, token by token (the last holds every position's k and v)."""
     head = readings[-1]
     for j, v in enumerate(head.q):
         _label_dot(v, f"q.{j}", len(readings) - 1)
@@ -413,25 +417,35 @@ def _label_head(readings: Sequence[HeadReading]) -> None:
             _label_dot(v, f"v{pos}.{j}", pos)
     for pos, (s, a) in enumerate(zip(head.scores, head.weights)):
         s.label, a.label = f"s{pos}", f"a{pos}"
+        dot = s._prev[0]  # s = q·k / sqrt(d)
+        dot.label = f"s{pos}:q·k"
+        _label_partial_sums(dot, dot.label)
     for j, o in enumerate(head.out):
         o.label = f"o.{j}"
+        _label_partial_sums(o, f"o.{j}:a·v")
 
 
 def _label_dot(out: Value, name: str, pos: int) -> None:
-    """Label a Linear's output `out` (sum(w * x) from a zero Value, one product at a time) and
-    the nodes of its sum: products, partial sums, and the inputs x it reads at position pos."""
+    """Label a Linear's output `out` and the nodes of its sum: products, partial sums, and the
+    inputs x it reads at position pos."""
     out.label = name
-    chain, node = [], out
-    while node._op == "+" and node._prev[1]._op == "*":  # ((0 + w0*x0) + w1*x1) + ...
-        chain.append(node)
-        node = node._prev[0]
-    for i, part in enumerate(reversed(chain)):
-        product = part._prev[1]
+    for i, product in enumerate(_label_partial_sums(out, f"{name}:w·x")):
         product.label = f"{name}:w.{i}·x"
-        if part is not out:
-            part.label = f"{name}:w·x[:{i + 1}]"
         x = product._prev[1]
         x.label = x.label or f"x{pos}.{i}"
+
+
+def _label_partial_sums(total: Value, name: str) -> list[Value]:
+    """Label the sums on the way to `total` = ((0 + t0) + t1) + ..., a sum of products from a zero
+    Value, as `name[:2]` (t0 + t1) and so on; return the products t0, t1, ..."""
+    chain, node = [], total
+    while node._op == "+" and node._prev[1]._op == "*":
+        chain.append(node)
+        node = node._prev[0]
+    chain.reverse()
+    for n, part in enumerate(chain[:-1], 1):
+        part.label = f"{name}[:{n}]"
+    return [part._prev[1] for part in chain]
 
 
 def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:

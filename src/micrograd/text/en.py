@@ -808,4 +808,9 @@ CATALOG: dict[str, str] = {
     "gpt.group_kv_ops": "embedding, rmsnorm, wk, wv",
     "gpt.group_qkv": "position {pos}: q, k, v",
     "gpt.group_qkv_ops": "embedding, rmsnorm, wq, wk, wv",
+    "gpt.stepper_intro": "A tiny GPT (block 3, n_embd 4, one head) reads {tokens}. y is the sum of "
+    "the head's output at the last position, o.0 + ... + o.{last}; its backward pass goes through "
+    "q·k, the softmax and the weighted sum of the values. Names: e embedding, x what the "
+    "projections read, q query, k1.2 entry 2 of position 1's key, v value, s score, a attention "
+    "weight, o output.",
 }

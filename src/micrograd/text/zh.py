@@ -742,4 +742,7 @@ CATALOG: dict[str, str] = {
     "gpt.group_kv_ops": "嵌入、rmsnorm、wk、wv",
     "gpt.group_qkv": "位置 {pos}：q、k、v",
     "gpt.group_qkv_ops": "嵌入、rmsnorm、wq、wk、wv",
+    "gpt.stepper_intro": "一个很小的 GPT（块长 3，n_embd 4，一个头）读 {tokens}。y 是最后一个位置上这个头的"
+    "输出之和，o.0 + ... + o.{last}；它的反向传播经过 q·k、softmax 和值的加权和。名字：e 是嵌入，x 是投影"
+    "读入的数，q 是查询，k1.2 是位置 1 的键的第 2 个分量，v 是值，s 是分数，a 是注意力权重，o 是输出。",
 }
