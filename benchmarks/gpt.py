@@ -1,7 +1,7 @@
 """Benchmark: one training step of microgpt's GPT (micrograd.nn.GPT, its defaults: 1 layer,
 n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~5 minutes
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~8 minutes
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20   # a quick look
     node benchmarks/pyodide.mjs gpt --rounds 2 --names 10   # in Pyodide: eager and python only
 
@@ -19,10 +19,11 @@ is left out: it is the same arithmetic on every side). Sides, all from the same 
 A side whose library is not installed is left out (in Pyodide: numpy and torch). Each round
 takes the same names in turn; for each name every side runs once, their order turned by one each
 name (paired, interleaved), and each side's time is compared with torch's on the same name (with
-no torch, eager's). Printed: the median over all names and rounds of each side's ms a step, and of its ratio to
-torch (min..max of the rounds' medians). Before timing, every side's loss on every name must equal
-eager's to 1e-9 (relative), and its gradient to 1e-9 of the gradient's largest entry. Compiling
-(tracing and code generation, once per length of CompiledStep.lengths) is timed apart.
+no torch, eager's). Printed: the median over all names and rounds of each side's ms a step, and
+of its ratio to that reference (min..max of the rounds' medians). Before timing, every side's loss
+on every name must equal eager's to 1e-9 (relative), and its gradient to 1e-9 of the gradient's
+largest entry. Compiling (tracing and code generation, once per length of CompiledStep.lengths)
+is timed apart.
 """
 
 from __future__ import annotations
