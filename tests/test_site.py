@@ -261,6 +261,19 @@ def expected_outputs(path):
     return out
 
 
+def open_blocks(driver, url):
+    """Open the page at `url` and wait until its runnable blocks are there (the first page of a
+    run once came back before its document did): then blocks()."""
+    driver.get(url)
+    until(
+        driver,
+        "return document.readyState === 'complete' && document.querySelectorAll('.mg-run').length",
+        60,
+        f"the runnable blocks of {url} (the browser is at {driver.current_url})",
+    )
+    return blocks(driver)
+
+
 def blocks(driver):
     """(code, output, state) of each runnable block of the page, in order."""
     return driver.execute_script(
@@ -322,9 +335,8 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     print: the namespace starts again and the blocks above it run again. Chinese: the same for
     its first blocks; an edited block's error is shown as Python prints it, and Restore brings
     back the document's code, which prints the document's output again."""
-    browser.get(site.url + "tutorial/")
     want = expected_outputs("docs/tutorial.md")
-    shown = blocks(browser)
+    shown = open_blocks(browser, site.url + "tutorial/")
     assert len(shown) == len(want) >= 20  # every python block of the tutorial runs here
     assert all(out == "" and state == "idle" for _, out, state in shown)  # empty until run
     assert expected_label(browser, 0) == [False, "output in the document"]  # shown once run
@@ -413,9 +425,9 @@ def test_the_bug_labs_python_speaks_the_pages_language(browser, site):
         ("zh/bugs/", "docs/bugs.zh-CN.md", "zh"),
         ("bugs/", "docs/bugs.md", "en"),
     ):
-        browser.get(site.url + page)
         want = expected_outputs(doc)
-        k = next(i for i, (code, _, _) in enumerate(blocks(browser)) if "catch_warnings" in code)
+        shown = open_blocks(browser, site.url + page)
+        k = next(i for i, (code, _, _) in enumerate(shown) if "catch_warnings" in code)
         run_block(browser, k)
         until(browser, block_state(k), LOAD, "the forgotten closure's block")
         code, out, state = blocks(browser)[k]
