@@ -111,7 +111,7 @@ def test_every_op_and_operand_order():
         prog = python(fn, params, 2, fold=fold)
         assert prog.value_and_grad(rows, weights) == expected
     src = python(fn, params, 2).source
-    # every op's rule from OPS written out (micrograd.specialize.inline_rule): no rule called
+    # every op's rule from OPS written out (replay.python.inline.inline_rule): no rule called
     assert "R_" not in src and "m_sin(" in src and "m_pow(" in src and "_times(" not in src
 
 
@@ -343,3 +343,35 @@ def test_an_infinite_or_nan_exponent_is_written_as_a_number():
     for k in (math.inf, -math.inf, math.nan):
         prog = python(lambda x, k=k: (w * x) ** k, [w], 1)
         assert same(prog.value_and_grad([[2.0]])[0], [1.0**k])
+
+
+def test_a_rule_inlined_is_its_body_with_the_inputs_put_in():
+    """inline_rule writes relu's rule and FloatMath's one-expression functions out as code, and
+    calls a function of the namespace that is not one expression (tanh) by name."""
+    from micrograd.maths import FloatMath
+    from micrograd.replay.python.inline import inline_rule
+
+    relu = inline_rule(OPS["ReLU"], ["x0"], 1, FloatMath)
+    assert relu is not None and relu.statements == [] and relu.functions == {}
+    assert relu.out == "0.0 if x0 < 0 else x0" and relu.locals == ["1 if x0 > 0 else 0"]
+    tanh = inline_rule(OPS["tanh"], ["x0"], 1, FloatMath)
+    assert tanh is not None and tanh.statements == ["r_t = m_tanh(x0)"]
+    assert tanh.functions == {"m_tanh": math.tanh}
+    # a rule that is not a def of the readable shape is called, not inlined
+    assert inline_rule(lambda m, a: (a, (1,)), ["x0"], 1, FloatMath) is None
+
+
+def test_no_syntax_tree_outlives_generating_a_program():
+    """The rules' parsed sources are dropped once a program is generated: kept, they would be
+    ~7,700 objects that every full garbage collection of a training step walks."""
+    import ast
+    import gc
+
+    from micrograd.replay.python import inline
+
+    a = Value(0.5)
+    compile(lambda x: (a * x).relu() + x.tanh(), [a], 1, backend="python")
+    gc.collect()
+    assert inline._functions_in.cache_info().currsize == 0
+    # type(), not isinstance(): that would ask every object in the process for its __class__
+    assert not [o for o in gc.get_objects() if type(o) in (ast.FunctionDef, ast.Name)]

@@ -67,27 +67,95 @@ def test_one_blas_thread_inside_the_block_and_the_counts_back_after():
     assert blas_threads() == before
 
 
-def test_training_small_models_on_one_blas_thread_and_large_ones_as_configured():
+def test_training_small_models_on_one_blas_thread_and_large_ones_as_configured(monkeypatch):
     """fit() and the playground train a model whose largest product is small on one BLAS thread
-    (they stall on a busy machine otherwise: benchmarks/RESULTS.md); a large one as configured."""
+    (they stall on a busy machine otherwise: benchmarks/RESULTS.md), and one whose largest product
+    reaches SMALL_PRODUCT as configured: the threshold is moved to the small model's own product
+    instead of tracing a model of a million parameters."""
     import contextlib
     import random
 
     import pytest
 
     pytest.importorskip("numpy")
-    from micrograd.app.train import Classifier, Trainer
+    from micrograd.app import train
     from micrograd.data import moons
     from micrograd.nn import MLP
     from micrograd.optim import Adam
-    from micrograd.tuning import SMALL_PRODUCT
 
     X, y = moons(200, seed=0)
     random.seed(0)
     small = MLP(2, [8, 8, 1])
-    trainer = Trainer(Classifier(small, 2), X, y, Adam(small.parameters()))
+    trainer = train.Trainer(train.Classifier(small, 2), X, y, Adam(small.parameters()))
+    assert trainer.task.largest_product(200) == 8 * 8 * 200  # the middle layer's product
     assert not isinstance(trainer.threads(), contextlib.nullcontext)
-    wide = MLP(2, [1024, 1024, 1])  # 1024 * 1024 * 200 multiply-adds in its middle product
-    assert 1024 * 1024 * 200 > SMALL_PRODUCT
-    trainer = Trainer(Classifier(wide, 2), X, y, Adam(wide.parameters()))
+    monkeypatch.setattr(train, "SMALL_PRODUCT", trainer.task.largest_product(200))
     assert isinstance(trainer.threads(), contextlib.nullcontext)
+
+
+def _class_attributes():
+    """Every attribute of every class of the engine: what a rewrite of the lesson would change."""
+    from micrograd import engine
+
+    classes = [v for v in vars(engine).values() if isinstance(v, type)]
+    return {(c.__name__, k): v for c in classes for k, v in vars(c).items()}
+
+
+def test_tuned_changes_settings_not_code():
+    """Inside tuned(), Value's methods are the ones written in engine.py: nothing is replaced."""
+    import inspect
+
+    from micrograd import engine
+    from micrograd.engine import Value
+
+    before = _class_attributes()
+    with tuned():
+        assert _class_attributes() == before
+        assert inspect.getsourcefile(Value.__mul__) == engine.__file__
+    assert _class_attributes() == before
+
+
+def test_a_breakpoint_on_value_mul_fires_in_every_step_of_eager_training():
+    """fit(backend="eager") runs engine.py's Value.__mul__ as written: a debugger's breakpoint on
+    its line stops there during the steps (not only while the step is traced)."""
+    import bdb
+    import inspect
+    import random
+
+    from micrograd import engine
+    from micrograd.app.train import Classifier, fit
+    from micrograd.data import moons
+    from micrograd.engine import Value
+    from micrograd.nn import MLP
+    from micrograd.optim import SGD
+
+    lines, first = inspect.getsourcelines(Value.__mul__)
+    line = first + len(lines) - 1  # the body: `return _apply2("*", self, other)`
+    hits_at_step = []
+
+    class Counter(bdb.Bdb):
+        hits = 0
+
+        def user_line(self, frame):
+            if self.break_here(frame):
+                Counter.hits += 1
+                assert inspect.getsourcefile(Value.__mul__) == engine.__file__
+
+    debugger = Counter()
+    debugger.set_break(engine.__file__, line)
+    X, y = moons(20, seed=0)
+    random.seed(0)
+    model = MLP(2, [4, 1])
+    on_step = lambda step, loss, acc: hits_at_step.append(Counter.hits)  # noqa: E731
+    debugger.runcall(
+        fit,
+        Classifier(model, 2),
+        X,
+        y,
+        SGD(model.parameters(), 0.1),
+        3,
+        on_step=on_step,
+        backend="eager",
+    )
+    assert hits_at_step[0] > 0
+    assert hits_at_step[2] - hits_at_step[1] >= 20 * 4  # each point's products, in the step

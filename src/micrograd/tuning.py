@@ -1,9 +1,10 @@
-"""Opt-in tuning for training loops: Value's op methods compiled from their rules, garbage-collector
-thresholds and glibc's heap padding.
+"""Opt-in tuning for training loops: the process's settings, never its code. Garbage-collector
+thresholds and glibc's heap padding (tuned()), and numpy's BLAS threads (one_blas_thread()).
 
-Importing micrograd changes nothing in the process. These are explicit calls:
+Importing micrograd changes nothing in the process, and nothing here changes a class or a function:
+the engine a learner reads in engine.py is what runs, inside these blocks too. Explicit calls:
 
-    with micrograd.tuned():      # for the block: compiled ops, fewer full collections, heap kept
+    with micrograd.tuned():      # for the block: fewer full collections, heap kept
         for step in range(100):
             ...                  # a training loop of the eager engine or the fast path
 
@@ -18,10 +19,9 @@ What each setting buys, measured, is in benchmarks/RESULTS.md.
 from __future__ import annotations
 
 import ctypes
-import functools
 import gc
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -55,17 +55,14 @@ _before: tuple[tuple[int, int, int], bool] = ((700, 10, 10), False)
 
 @contextmanager
 def tuned() -> Iterator[None]:
-    """Inside the block: Value's op methods compiled from the rules in OPS as they are when the
-    block starts (1.15x on an eager training step; micrograd.specialize), full garbage collections
-    10x rarer and glibc's heap padding at 16 MB. All are put back as they were (padding: glibc's
-    default) when the last block open ends."""
+    """Inside the block: full garbage collections 10x rarer and glibc's heap padding at 16 MB.
+    Both are put back as they were (padding: glibc's default) when the last block open ends."""
     global _inside, _before
     with _lock:
         if _inside == 0:
             threshold = gc.get_threshold()
             gc.set_threshold(threshold[0], threshold[1], max(threshold[2], TUNED_GC_THRESHOLD2))
             _before = threshold, _mallopt(M_TOP_PAD, TUNED_TOP_PAD)
-            _compile_ops()
         _inside += 1
     try:
         yield
@@ -77,30 +74,6 @@ def tuned() -> Iterator[None]:
                 gc.set_threshold(*threshold)
                 if padded:
                     _mallopt(M_TOP_PAD, DEFAULT_TOP_PAD)
-                _restore_ops()
-
-
-def _compile_ops() -> None:
-    """Value's one-line op methods rebuilt with their rule's body inlined: the same arithmetic in
-    the same order, without the calls from method to _apply2 to rule (micrograd.specialize)."""
-    global _restore
-    from micrograd import engine, specialize
-
-    names = {"Value": engine.Value, "new": engine.Value.__new__, "modes": engine.modes}
-    for name in ("_operand", "_fail", "_new_in_mode"):
-        names[name] = getattr(engine, name)
-    specialize.install(engine.Value, engine.OPS, engine.FloatMath, names)
-    # bound now: a block still open when the interpreter exits ends when imports no longer work
-    _restore = functools.partial(specialize.restore, engine.Value)
-
-
-def _restore_ops() -> None:
-    """Put back the op methods as written."""
-    if _restore is not None:
-        _restore()
-
-
-_restore: Callable[[], None] | None = None
 
 
 # numpy's BLAS (OpenBLAS) runs a matrix product on one thread per core. For the products of small

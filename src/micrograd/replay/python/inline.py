@@ -1,16 +1,13 @@
-"""The rules in OPS inlined into Python code, for speed: Value's op methods compiled from them.
+"""A rule of engine.OPS written into Python code: its body with the inputs' expressions put in.
 
-engine.py's methods run an op the readable way: `a + b` calls `_apply2("+", a, b)`, which looks the
-rule up, calls `add(FloatMath, a.data, b.data)` and unpacks the tuple it returns. In pure Python
-those calls cost as much as the arithmetic. Here each method is rebuilt from the same rule with the
-rule's body inlined: its statements run in the method, its `return out, (d_a, d_b)` becomes the
-new Value's data and local derivatives, and the FloatMath functions that are one expression (relu,
-step) are inlined too. The methods compiled are those written as one line that runs one op,
-`return _apply2(op, self, other)` or `return _apply1(op, self)`, so a new op's method is compiled
-without being listed anywhere. The rule stays the op's one definition; a rule this cannot read (no
-source, or not of the shape `statements; return out, (locals...)`) keeps engine.py's method.
-tests/test_specialize.py checks every compiled method against the method as written.
-`inline_rule` does the inlining for any code: micrograd.replay.python writes a whole traced graph out with it.
+engine.py runs an op the readable way: `a + b` calls `_apply2("+", a, b)`, which looks the rule up,
+calls `add(FloatMath, a.data, b.data)` and unpacks the tuple it returns. In pure Python those calls
+cost as much as the arithmetic. The python back end (micrograd.replay.python) writes a traced graph
+out as one function, and each op in it is its rule's body, inlined here: the rule's statements run
+in place, its `return out, (d_a, d_b)` becomes the expressions of the output and the local
+derivatives, and the FloatMath functions that are one expression (relu, step) are inlined too. The
+rule stays the op's one definition; a rule this cannot read (no source, or not of the shape
+`statements; return out, (locals...)`) is called instead.
 """
 
 from __future__ import annotations
@@ -23,94 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-_RUNS_ONE_OP = {"_apply2": 2, "_apply1": 1}  # what a method runs an op with: its inputs' number
-_INPUTS = ("x0", "x1")  # the inputs' numbers in the compiled method
-_LOCALS = ("d0", "d1")  # their local derivatives
-
-
-def install(cls: type, ops: dict[str, Callable[..., Any]], math: type, env: dict[str, Any]) -> None:
-    """Set each op method of `cls` to the one compiled from its rule in `ops`, or, where the rule
-    can't be compiled, to the method as written (kept on the first call). `math` is the namespace
-    the rules get (FloatMath), `env` the engine names the compiled methods call."""
-    methods = op_methods(cls)
-    if cls not in _WRITTEN:  # the methods as written, before the first call replaces them
-        _WRITTEN[cls] = {name: vars(cls)[name] for name in methods}
-    for name, (op, arity) in methods.items():
-        method = compile_op(name, op, ops[op], arity, math, env) if op in ops else None
-        if method is None:
-            method = _WRITTEN[cls][name]
-        else:
-            method.__doc__ = _WRITTEN[cls][name].__doc__
-            method.__qualname__ = f"{cls.__name__}.{name}"
-        setattr(cls, name, method)
-    release_trees()
-
-
-def restore(cls: type) -> None:
-    """Put back the op methods of `cls` as written, where install() replaced them."""
-    for name, method in _WRITTEN.pop(cls, {}).items():
-        setattr(cls, name, method)
-
 
 def release_trees() -> None:
-    """Drop the syntax trees of the source files read so far (each is parsed once per batch of
-    compiling): kept, engine.py's and maths.py's are ~7,700 objects that every full garbage
-    collection walks, and seven of ten steps of the demo's training loop run one."""
+    """Drop the syntax trees of the source files read so far (each is parsed once per program
+    generated): kept, engine.py's and maths.py's are ~7,700 objects that every full garbage
+    collection walks."""
     _functions_in.cache_clear()
-
-
-_WRITTEN: dict[type, dict[str, Any]] = {}  # each class's op methods as written, before compiling
-
-
-def op_methods(cls: type) -> dict[str, tuple[str, int]]:
-    """The methods of `cls` (as written) that run one op: name -> (op, number of inputs)."""
-    found = {}
-    for name, f in _WRITTEN.get(cls, vars(cls)).items():
-        fn = _function(f)
-        if fn is None:
-            continue
-        body = [s for s in fn.body if not _is_docstring(s)]
-        if len(body) != 1 or not isinstance(body[0], ast.Return):
-            continue
-        call = body[0].value
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
-            continue
-        arity = _RUNS_ONE_OP.get(call.func.id)
-        args = call.args
-        if arity is None or len(args) != 1 + arity or call.keywords:
-            continue
-        op, *inputs = args
-        names = [a.id for a in inputs if isinstance(a, ast.Name)]
-        if isinstance(op, ast.Constant) and names == [a.arg for a in fn.args.args]:
-            found[name] = (str(op.value), arity)
-    return found
-
-
-def compile_op(
-    name: str, op: str, rule: Callable[..., Any], arity: int, math: type, env: dict[str, Any]
-) -> Callable[..., Any] | None:
-    """The method `name` for `op` with `rule`'s body inlined, or None where the rule can't be
-    read. Its text goes into linecache, so a traceback through it shows its lines."""
-    made = method_source(name, op, rule, arity, math)
-    if made is None:
-        return None
-    source, functions = made
-    filename = f"<Value.{name}, compiled from the rule of {op!r}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {**env, **functions}
-    exec(compile(source, filename, "exec"), namespace)
-    return namespace[name]  # type: ignore[no-any-return,unused-ignore]
-
-
-def method_source(
-    name: str, op: str, rule: Callable[..., Any], arity: int, math: type
-) -> tuple[str, dict[str, Any]] | None:
-    """The compiled method's text, and the functions of `math` it calls by name."""
-    inlined = inline_rule(rule, _INPUTS[:arity], arity, math)
-    if inlined is None:
-        return None
-    results = [inlined.out, *inlined.locals]
-    return _method_source(name, op, arity, inlined.statements, results), inlined.functions
 
 
 @dataclass
@@ -156,41 +71,8 @@ def inline_rule(
     return Inlined(body, results[0], results[1:], inline.functions)
 
 
-def _method_source(
-    name: str, op: str, arity: int, statements: list[str], results: list[str]
-) -> str:
-    """The method's text: read the inputs, run the rule's statements, make the Value."""
-    data, *locals_ = results
-    two = arity == 2
-    lines = [  # a Value made as _apply2 makes it
-        f"def {name}(self{', other' if two else ''}):",
-        *(
-            ["    if not isinstance(other, Value):", f"        other = _operand(other, {op!r})"]
-            if two
-            else []
-        ),
-        "    x0 = self.data",
-        *(["    x1 = other.data"] if two else []),
-        "    try:",
-        *(f"        {s}" for s in statements),
-        f"        data = {data}",
-        *(f"        {_LOCALS[i]} = {d}" for i, d in enumerate(locals_)),
-        "    except (ArithmeticError, ValueError) as e:",
-        f"        raise _fail(e, {op!r}, self{', other' if two else ''}) from None",
-        "    out = new(Value)",
-        "    out.data = data",
-        "    out.grad = 0",
-        f"    out._op = {op!r}",
-        "    out._a = self",
-        "    out._da = d0",
-        *(["    out._b = other", "    out._db = d1"] if two else ["    out._b = out._db = None"]),
-        "    return _new_in_mode(out) if modes.threads_in_a_mode else out",
-    ]
-    return "\n".join(lines)
-
-
 class _Unreadable(Exception):
-    """The rule uses something compile_op does not inline."""
+    """The rule uses something inline_rule does not inline."""
 
 
 class _Inline(ast.NodeTransformer):
