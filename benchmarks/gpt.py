@@ -1,4 +1,4 @@
-"""Benchmark: one training step of microgpt's GPT (micrograd.nn.GPT, its defaults: 1 layer,
+"""Benchmark: one training step of microgpt's GPT (micrograd.gpt.GPT, its defaults: 1 layer,
 n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~8 minutes
@@ -10,7 +10,7 @@ is left out: it is the same arithmetic on every side). Sides, all from the same 
   eager         GPT.loss(tokens) and backward(): the graph of Values built and walked
   eager tuned   the same inside micrograd.tuned() (the op methods compiled, full collections
                 rarer), as train_gpt runs it; entering the block is not timed
-  numpy         micrograd.app.gpt.CompiledStep on the numpy back end (the traced step replayed),
+  numpy         micrograd.app.tasks.CompiledStep on the numpy back end (the traced step replayed),
                 the parameters' numbers in one array, as a Trainer keeps them while it trains
   python        the same on the pure-Python back end (what the browser runs), the numbers read
                 from the Values each step, as a Trainer does there
@@ -38,9 +38,9 @@ import sys
 import time
 
 from micrograd import tuned
-from micrograd.app.gpt import CompiledStep
+from micrograd.app.tasks import CompiledStep
 from micrograd.data import CharTokenizer, names
-from micrograd.nn import GPT
+from micrograd.gpt import GPT
 
 try:
     import numpy as np

@@ -27,7 +27,8 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from micrograd.app.train import Classifier, Trainer  # noqa: E402
+from micrograd.app.tasks import Classifier  # noqa: E402
+from micrograd.app.train import Trainer  # noqa: E402
 from micrograd.data import digits, moons  # noqa: E402
 from micrograd.nn import MLP  # noqa: E402
 from micrograd.optim import SGD  # noqa: E402

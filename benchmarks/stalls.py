@@ -24,7 +24,8 @@ import time
 
 CHILD = """
 import json, random, sys, time, contextlib
-from micrograd.app.train import Classifier, Trainer
+from micrograd.app.tasks import Classifier
+from micrograd.app.train import Trainer
 from micrograd.data import digits
 from micrograd.nn import MLP
 from micrograd.optim import Adam

@@ -8,13 +8,14 @@ import random
 
 import pytest
 
-from micrograd.app.gpt import BETAS, EPS, NextToken, train_gpt
-from micrograd.app.train import Trainer, fit
+from micrograd.app.tasks import NextToken
+from micrograd.app.train import BETAS, EPS, Trainer, fit, train_gpt
 from micrograd.data import CharTokenizer, names
 from micrograd.engine import Value
+from micrograd.gpt import GPT, Embedding, Linear, rmsnorm, softmax
 from micrograd.io import gpt_to_json, load, load_gpt, save, save_gpt
 from micrograd.modes import no_grad
-from micrograd.nn import GPT, MLP, Embedding, Linear, rmsnorm, softmax
+from micrograd.nn import MLP
 from micrograd.optim import SGD, Adam
 
 TOKENIZER = CharTokenizer(names())
@@ -478,7 +479,7 @@ def test_the_stepper_shows_backward_through_one_attention_head_in_boxes():
     boxes, not neurons; the steps inside a box are named by it (explain())."""
     import re
 
-    from micrograd.app.gpt import attention_stepper
+    from micrograd.teach.attention import attention_stepper
     from micrograd.text import catalog
 
     for lang in ("en", "zh"):

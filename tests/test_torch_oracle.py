@@ -11,8 +11,8 @@ from micrograd import Value
 from micrograd.data import CharTokenizer, names
 from micrograd.export import gpt_matrices, gpt_to_torch
 from micrograd.functional import hessian
+from micrograd.gpt import GPT
 from micrograd.losses import bce_with_logits, cross_entropy, hinge, l2, logsumexp, mse
-from micrograd.nn import GPT
 from micrograd.optim import SGD, Adam, AdamW
 from programs import examples, near_kink, programs, run, ulps
 

@@ -10,7 +10,8 @@ import random
 import pytest
 
 from micrograd import Value, io, no_grad
-from micrograd.app.train import Classifier, Trainer, fit
+from micrograd.app.tasks import Classifier
+from micrograd.app.train import Trainer, fit
 from micrograd.data import moons
 from micrograd.losses import l2
 from micrograd.nn import MLP
@@ -296,7 +297,7 @@ def test_the_sites_playground_trains_through_the_trainer_as_the_eager_engine(mon
 
     playground = mg_site.Playground()  # moons, 100 points, MLP(2, [8, 8, 1]), Adam 0.03, seed 0
     state = playground.train(30)
-    assert playground.run.trainer.backend == "python"
+    assert playground.run.trainer.backend.name == "python"
     X, y = data.moons(n=100, seed=0)
     random.seed(0)
     clf = Classifier(MLP(2, [8, 8, 1]), 2)

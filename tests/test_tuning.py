@@ -79,17 +79,19 @@ def test_training_small_models_on_one_blas_thread_and_large_ones_as_configured(m
 
     pytest.importorskip("numpy")
     from micrograd.app import train
+    from micrograd.app.tasks import Classifier
     from micrograd.data import moons
     from micrograd.nn import MLP
     from micrograd.optim import Adam
+    from micrograd.replay import backends
 
     X, y = moons(200, seed=0)
     random.seed(0)
     small = MLP(2, [8, 8, 1])
-    trainer = train.Trainer(train.Classifier(small, 2), X, y, Adam(small.parameters()))
+    trainer = train.Trainer(Classifier(small, 2), X, y, Adam(small.parameters()))
     assert trainer.task.largest_product(200) == 8 * 8 * 200  # the middle layer's product
     assert not isinstance(trainer.threads(), contextlib.nullcontext)
-    monkeypatch.setattr(train, "SMALL_PRODUCT", trainer.task.largest_product(200))
+    monkeypatch.setattr(backends, "SMALL_PRODUCT", trainer.task.largest_product(200))
     assert isinstance(trainer.threads(), contextlib.nullcontext)
 
 
@@ -123,7 +125,8 @@ def test_a_breakpoint_on_value_mul_fires_in_every_step_of_eager_training():
     import random
 
     from micrograd import engine
-    from micrograd.app.train import Classifier, fit
+    from micrograd.app.tasks import Classifier
+    from micrograd.app.train import fit
     from micrograd.data import moons
     from micrograd.engine import Value
     from micrograd.nn import MLP

@@ -224,10 +224,10 @@ def playground(action: str, arg: object = None, lang: str = "en") -> dict:
 
 # ---------------------------------------------------------------------------- the GPT
 class GptRun:
-    """The page's GPT: microgpt's model (micrograd.nn.GPT, with a block of 8) on the shipped names
+    """The page's GPT: microgpt's model (micrograd.gpt.GPT, with a block of 8) on the shipped names
     of at most 7 letters, one name a step, trained with microgpt's Adam (lr 0.01, betas 0.85 and
     0.99) at a constant rate (the page does not know how many steps it will run), by a Trainer of
-    the NextToken task. The step is traced once and replayed (micrograd.app.gpt.CompiledStep) on
+    the NextToken task. The step is traced once and replayed (micrograd.app.tasks.CompiledStep) on
     the python back end: no numpy here, and eager Values would take ~0.75 s a step in
     WebAssembly, the replay ~25 ms. Every name runs in the one program of the block's length:
     compiling a second would cost more time than the few names it would speed up."""
@@ -240,10 +240,11 @@ class GptRun:
     def reset(self) -> dict:
         import random
 
-        from micrograd.app.gpt import BETAS, EPS, LEARNING_RATE, NextToken
+        from micrograd.app.tasks import NextToken
+        from micrograd.app.train import BETAS, EPS, LEARNING_RATE
         from micrograd.app.train import Trainer
         from micrograd.data import CharTokenizer, names
-        from micrograd.nn import GPT
+        from micrograd.gpt import GPT
         from micrograd.optim import Adam
 
         every = names()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from micrograd.nn import GPT, MLP
+from micrograd.gpt import GPT
+from micrograd.nn import MLP
 
 
 def _torch() -> Any:

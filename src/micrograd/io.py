@@ -18,7 +18,8 @@ import sys
 from typing import Any
 
 from micrograd.data import CharTokenizer
-from micrograd.nn import ACTIVATIONS, GPT, MLP, Module
+from micrograd.gpt import GPT
+from micrograd.nn import ACTIVATIONS, MLP, Module
 
 FORMAT = "micrograd-model"
 VERSION = 1

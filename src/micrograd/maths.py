@@ -1,8 +1,8 @@
 """The elementary functions the rules of `micrograd.engine.OPS` call, on each kind of number.
 
 A rule is written once, against the `Math` contract below, and runs on whatever namespace it is
-given: `FloatMath` on Python floats (the eager engine), `ValueMath` on Values (grads of grads; it
-lives in engine.py, beside Value), `NumpyMath` on arrays (micrograd.replay.numpy) and `TorchMath` on tensors
+given: `FloatMath` on Python floats (the eager engine), `ValueMath` on Values (grads of grads;
+engine.ValueMath is the one made for Value), `NumpyMath` on arrays (micrograd.replay.numpy) and `TorchMath` on tensors
 (micrograd.export). A new op's rule may call a function here only once every namespace has it:
 tests/test_maths.py runs every rule through every namespace and says what is missing.
 
@@ -13,6 +13,8 @@ numpy and torch are never imported here: their namespaces are made from the modu
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from operator import methodcaller
 from typing import Any, Protocol
 
 from micrograd.text import error
@@ -124,6 +126,44 @@ class IEEEMath(FloatMath):
         except OverflowError:
             odd = float(b).is_integer() and int(b) % 2 == 1
             return math.copysign(math.inf, a if odd else 1.0)
+
+
+class ValueMath:
+    """The elementary functions on Values, each the Value's own op, so that a rule run on Values
+    builds a graph: grads of grads. ValueMath(power): power(a, k) is the Value a ** k for a number
+    k that gives inf where Python raises (IEEEMath.pow), for the derivatives of a power."""
+
+    exp, log, tanh = methodcaller("exp"), methodcaller("log"), methodcaller("tanh")
+    sigmoid, relu = methodcaller("sigmoid"), methodcaller("relu")
+    sin, cos = methodcaller("sin"), methodcaller("cos")
+
+    def __init__(self, power: Callable[[Any, float], Any]) -> None:
+        self.power = power
+
+    @staticmethod
+    def step(x: Any) -> int:
+        return FloatMath.step(x.data)  # piecewise constant: its own derivative is 0
+
+    @staticmethod
+    def pow(a: Any, b: Any) -> Any:
+        return a**b
+
+    def pow_grad_base(self, a: Any, b: Any) -> Any:
+        if not isinstance(b, (int, float)):  # a Value
+            if b.data == 0 or (a.data == 0 and b.data < 1):  # 0 or inf there: a constant
+                return FloatMath.pow_grad_base(a.data, b.data)
+            return b * a ** (b - 1)
+        if b == 0:
+            return 0.0
+        # b * a**(b-1) as a node whose own derivative is right at a = 0 too (x**0.5 has a second
+        # derivative of -inf there, as PyTorch): its power gives inf instead of raising
+        return b * self.power(a, b - 1)
+
+    @staticmethod
+    def pow_grad_exponent(out: Any, a: Any, b: Any) -> Any:
+        if a.data > 0:
+            return out * a.log()
+        return FloatMath.pow_grad_exponent(out.data, a.data, b.data)
 
 
 class NumpyMath:

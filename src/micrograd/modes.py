@@ -133,3 +133,13 @@ def check_backward(node: Any) -> None:
                 f"backward of op {node._op!r} on ({args}) gave the grad {g!r} to its input {k} "
                 f"(data {v.data!r}); the op's output was made at {made}"
             )
+
+
+def made(out: Any) -> Any:
+    """An op's output Value when some thread is in a mode: a leaf in no_grad(), checked in
+    anomaly mode (where it was made is kept for backward's messages)."""
+    if not grad_enabled():
+        return type(out)(out.data)  # no_grad(): a leaf
+    if anomaly_enabled():
+        out._where = check_forward(out._op, out.data, out._prev)
+    return out

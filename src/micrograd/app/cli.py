@@ -10,8 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from micrograd import __version__
-from micrograd.app import gpt
+from micrograd import __version__, replay
+from micrograd.app import commands, train
 from micrograd.app.commands import (
     FORMATS,
     IMAGES,
@@ -119,7 +119,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--lr",
         type=_number(float, 0, strict=True, lang=lang),
         default=None,
-        help=_help("help_lr", lang) + say("gpt.help_lr", lang, lr=gpt.LEARNING_RATE),
+        help=_help("help_lr", lang) + say("gpt.help_lr", lang, lr=train.LEARNING_RATE),
     )
     p.add_argument(
         "--momentum",
@@ -129,7 +129,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     )
     p.add_argument(
         "--backend",
-        choices=["auto", "numpy", "python", "eager"],
+        choices=["auto", *replay.BACKENDS],
         default="auto",
         help=_help("help_backend", lang),
     )
@@ -137,7 +137,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--steps",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,
-        help=_help("help_steps", lang) + say("gpt.help_steps", lang, steps=gpt.STEPS),
+        help=_help("help_steps", lang) + say("gpt.help_steps", lang, steps=commands.GPT_STEPS),
     )
     p.add_argument(
         "--batch-size",
@@ -148,9 +148,9 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
 
 
 def _train(args: argparse.Namespace) -> int:
-    """`micrograd demo` and `micrograd train`; `--data names` trains a GPT (micrograd.app.gpt)."""
+    """`micrograd demo` and `micrograd train`; `--data names` trains a GPT (run_gpt_training)."""
     if args.data == "names":
-        gpt.run_gpt_training(args)
+        commands.run_gpt_training(args)
         return 0
     return run_train(args)
 
@@ -168,19 +168,19 @@ def _add_sample_command(sub: Any, lang: str) -> None:
     p.add_argument(
         "-n",
         type=_number(int, 0, strict=True, lang=lang),
-        default=gpt.SAMPLES,
+        default=commands.SAMPLES,
         help=say("gpt.help_n", lang),
     )
     p.add_argument(
         "--temperature",
         type=_number(float, 0, strict=True, lang=lang),
-        default=gpt.TEMPERATURE,
+        default=commands.TEMPERATURE,
         help=say("gpt.help_temperature", lang),
     )
     p.add_argument("--seed", type=int, default=1337, help=say("gpt.help_seed", lang))
     p.add_argument("--attention", metavar="FILE", help=say("gpt.help_attention", lang))
     p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
-    p.set_defaults(run=gpt.sample_command)
+    p.set_defaults(run=commands.sample_command)
 
 
 def _add_expression_commands(sub: Any, lang: str) -> None:
@@ -338,7 +338,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     for name in ("demo", "train"):
         about = _help(f"about_{name}", lang)
         if name == "train":
-            about += say("gpt.about_train", lang, count=len(names()), samples=gpt.SAMPLES)
+            about += say("gpt.about_train", lang, count=len(names()), samples=commands.SAMPLES)
         p = _command(sub, name, lang, help=_help(f"help_{name}", lang), description=about)
         _add_training_options(p, demo=name == "demo", lang=lang)
         p.set_defaults(run=_train)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from micrograd.app.train import Classifier
+from micrograd.app.tasks import Classifier
 from micrograd.io import atomic_write
 from micrograd.text import catalog, text
 

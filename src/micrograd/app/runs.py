@@ -13,7 +13,8 @@ from http import HTTPStatus
 from typing import Any
 
 from micrograd.app.defaults import DEFAULTS, PLAYGROUND_LIMITS
-from micrograd.app.train import Classifier, Trainer
+from micrograd.app.tasks import Classifier
+from micrograd.app.train import Trainer
 from micrograd.data import DATASETS
 from micrograd.engine import Value, topo_order
 from micrograd.nn import ACTIVATIONS, MLP

@@ -1,249 +1,63 @@
-"""Training a classifier on 2-D toy data: the loop behind `micrograd demo`, `micrograd train` and
-both playgrounds (the local server's and the site's).
+"""Training: the loop behind `micrograd demo`, `micrograd train`, both playgrounds (the local
+server's and the site's) and the GPT's training.
 
-Binary tasks train one output with the original demo's hinge loss (labels -1/+1); tasks with more
-classes train one output per class with softmax cross-entropy. Both add 1e-4 * L2 regularisation.
-One sample's loss is traced once and replayed on the batch by a back end of micrograd.replay:
-"numpy" (whole batches at once), "python" (the standard library only: the browser site trains
-with it) or "eager" (the engine itself, per sample); "auto" is numpy where it is installed, else
-python. All give the eager engine's numbers (python bit for bit, numpy to rounding).
-
-The Trainer and fit() train any Task: the Classifier here, and the GPT's next-token task
-(micrograd.app.gpt.NextToken), on the same back ends.
+A Trainer trains any Task (micrograd.app.tasks: the MLP's Classifier, the GPT's NextToken) with
+an optimizer, in minibatches, on a back end of micrograd.replay that it holds as an object (a
+Backend): "numpy" (whole batches at once), "python" (the standard library only: the browser site
+trains with it) or "eager" (the engine itself, per sample); "auto" is numpy where it is installed,
+else python. All give the eager engine's numbers (python bit for bit, numpy to rounding). fit()
+runs a Trainer for a number of steps; train_gpt() is microgpt's training loop on one.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from micrograd import replay
-from micrograd.data import Images
-from micrograd.engine import Value
-from micrograd.losses import cross_entropy_one
-from micrograd.nn import MLP
-from micrograd.optim import Optimizer
-from micrograd.replay import Program
-from micrograd.tuning import SMALL_PRODUCT, one_blas_thread, tuned
+from micrograd.app.tasks import BackendLike, Classifier, NextToken
+from micrograd.data import CharTokenizer
+from micrograd.gpt import GPT
+from micrograd.optim import Adam, LinearLR, Optimizer
+from micrograd.replay import Backend, Program
+from micrograd.tuning import tuned
 
-SCORED = 10_000  # points scored at once on the numpy back end
-
-
-@dataclass
-class Classifier:
-    """An MLP, the loss that trains it, and how it predicts a class. Its methods take the back
-    end to compute with (micrograd.replay; "auto" by default) and, optionally, the parameters'
-    numbers (a Trainer's vector: a numpy array), which are read from the model's Values
-    otherwise."""
-
-    model: MLP
-    classes: int
-    reg: float = 1e-4
-    dtype: str = "float64"  # of the numpy back end's arrays (float32: faster, to ~1e-5)
-    _programs: dict[tuple[str, str], Program] = field(default_factory=dict, repr=False)
-    _traced: MLP | None = field(default=None, repr=False)  # the model the programs are of
-    monitors_batch = False  # a Trainer's accuracy() measures the training set by default
-
-    @property
-    def binary(self) -> bool:
-        """True when one output separates two classes by its sign."""
-        return self.classes == 2
-
-    def sample_loss(self, *row: Value) -> Value:
-        """The loss of one sample; `row` is its features, then its target(s)."""
-        nin = self.model.sizes[0]
-        x, target = list(row[:nin]), list(row[nin:])
-        out = self.model(x)
-        if self.binary:
-            assert isinstance(out, Value)
-            return (1 + -target[0] * out).relu()  # hinge: the target is -1 or +1
-        assert isinstance(out, list)
-        return cross_entropy_one(out, target)  # the target is one-hot
-
-    def outputs(self, *x: Value) -> list[Value]:
-        """The model's outputs for one point, as a list."""
-        out = self.model(list(x))
-        return out if isinstance(out, list) else [out]
-
-    def largest_product(self, rows: int) -> int:
-        """The step's largest matrix product: the widest layer's weights times the rows."""
-        sizes = self.model.sizes
-        return max(a * b for a, b in zip(sizes, sizes[1:])) * rows
-
-    def monitored(
-        self, X: Sequence[Sequence[float]], y: Sequence[int], backend: str = "auto"
-    ) -> tuple[Any, Sequence[int]]:
-        """(X, y) as accuracy() reads it fastest: on numpy the points by column, as the replay
-        reads them."""
-        if replay.which(backend) != "numpy":
-            return X, y
-        import numpy as np
-
-        return np.asfortranarray(X, dtype=self.dtype), y
-
-    def rows(self, X: Sequence[Sequence[float]], y: Sequence[int]) -> list[list[float]]:
-        """Features followed by the target encoding, one row per sample."""
-        if self.binary:
-            return [[*x, 2.0 * c - 1.0] for x, c in zip(X, y)]
-        return [[*x, *(1.0 if k == c else 0.0 for k in range(self.classes))] for x, c in zip(X, y)]
-
-    def program(self, kind: str, backend: str = "auto") -> Program:
-        """The traced `sample_loss` (kind "loss") or `outputs` ("outputs"), compiled by `backend`;
-        traced once, and again when the model is another."""
-        if self._traced is not self.model:
-            self._programs.clear()
-            self._traced = self.model
-        backend = replay.which(backend)
-        key = (kind, backend)
-        if key not in self._programs:
-            nin = self.model.sizes[0]
-            fn, width = (
-                (self.sample_loss, nin + (1 if self.binary else self.classes))
-                if kind == "loss"
-                else (self.outputs, nin)
-            )
-            dtype = self.dtype if backend == "numpy" else None
-            params = self.model.parameters()
-            self._programs[key] = replay.compile(fn, params, width, backend=backend, dtype=dtype)
-        return self._programs[key]
-
-    def batch(self, X: Sequence[Sequence[float]], y: Sequence[int], backend: str = "auto") -> Any:
-        """The rows (Classifier.rows) in the form `backend` replays: lists, or for numpy one array
-        (for Images, compact rows that make the float array of a batch when it is picked)."""
-        if replay.which(backend) != "numpy":
-            return self.rows(X, y)
-        import numpy as np
-
-        if isinstance(X, Images):
-            targets = np.asarray(self.rows([[]] * len(y), y), dtype=self.dtype)
-            return ImageRows(X, targets, self.dtype)
-        return np.asarray(self.rows(X, y), dtype=self.dtype)
-
-    def loss_and_grad(
-        self, rows: Any, params: Any = None, backend: str = "auto"
-    ) -> tuple[float, Any]:
-        """Mean loss over `rows` (Classifier.rows, or batch()'s) plus L2, and its gradient with
-        respect to the parameters (a list, or an array on the numpy back end)."""
-        program = self.program("loss", backend)
-        theta = program.pull() if params is None else params
-        losses, grads, _ = program.value_and_grad(rows, 1.0 / len(rows), theta)
-        mean = sum(losses) / len(rows) if isinstance(losses, list) else float(losses.mean())
-        # L2 in closed form: reg * |theta|^2, gradient 2 * reg * theta
-        reg = self.reg
-        if isinstance(grads, list):
-            l2 = reg * sum(x * x for x in theta)
-            return mean + l2, [g + 2 * reg * x for g, x in zip(grads, theta)]
-        grads += (2 * reg) * theta
-        return mean + reg * float(theta @ theta), grads
-
-    def _scores(self, X: Sequence[Sequence[float]], params: Any, backend: str) -> Any:
-        """The outputs for each point: an (N, outputs) array on the numpy back end (in pieces of
-        SCORED points, so that Images are never a float array all at once), else lists."""
-        program = self.program("outputs", backend)
-        if program.backend != "numpy":
-            values = program(X, params)
-            return [list(v) if program.n_outputs > 1 else [v] for v in values]
-        import numpy as np
-
-        parts = [
-            program(np.asarray(X[start : start + SCORED], dtype=self.dtype), params).reshape(
-                min(SCORED, len(X) - start), -1
-            )
-            for start in range(0, len(X), SCORED)
-        ]
-        return np.concatenate(parts) if len(parts) != 1 else parts[0]
-
-    def scores(
-        self, X: Sequence[Sequence[float]], params: Any = None, backend: str = "auto"
-    ) -> list[list[float]]:
-        """The model's outputs for each point."""
-        if len(X) == 0:
-            return []
-        scores = self._scores(X, params, backend)
-        return scores if isinstance(scores, list) else scores.tolist()
-
-    def predict(
-        self, X: Sequence[Sequence[float]], params: Any = None, backend: str = "auto"
-    ) -> list[int]:
-        """The predicted class of each point."""
-        if len(X) == 0:
-            return []
-        scores = self._scores(X, params, backend)
-        if not isinstance(scores, list):  # numpy's array: at once
-            picked = (scores[:, 0] > 0) if self.binary else scores.argmax(axis=1)
-            return picked.astype(int).tolist()
-        if self.binary:
-            return [int(s[0] > 0) for s in scores]
-        return [max(range(self.classes), key=s.__getitem__) for s in scores]
-
-    def accuracy(
-        self,
-        X: Sequence[Sequence[float]],
-        y: Sequence[int],
-        params: Any = None,
-        backend: str = "auto",
-    ) -> float:
-        """The fraction of points classified correctly."""
-        if len(y) == 0:
-            return float("nan")
-        return sum(p == t for p, t in zip(self.predict(X, params, backend), y)) / len(y)
-
-
-class ImageRows:
-    """Training rows of a data set of Images: the pixels stay bytes, and `rows[idx]` makes the
-    float rows (pixels, then targets) of the picked samples only."""
-
-    def __init__(self, images: Images, targets: Any, dtype: Any) -> None:
-        self.images, self.targets, self.dtype = images, targets, dtype
-
-    def __len__(self) -> int:
-        return len(self.targets)
-
-    def __getitem__(self, idx: Any) -> Any:
-        import numpy as np
-
-        picked = self.images.take(idx).astype(self.dtype, copy=False)
-        return np.concatenate([picked, self.targets[idx]], axis=1)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
-        import numpy as np
-
-        rows = self[np.arange(len(self))]
-        return rows if dtype is None else rows.astype(dtype, copy=False)
+# microgpt's recipe: Adam with these betas and eps, the learning rate decaying linearly to 0
+LEARNING_RATE = 0.01
+BETAS = (0.85, 0.99)
+EPS = 1e-8
 
 
 class Task(Protocol):
     """What a Trainer trains: a model, the rows its data become, and the loss of a minibatch of
-    them with its gradient on a back end of micrograd.replay. Classifier is the MLP's task (X
-    points, y classes); micrograd.app.gpt.NextToken is the GPT's (X documents, y None: the
-    targets are each document's next tokens)."""
+    them with its gradient on a back end of micrograd.replay (the Trainer passes its Backend).
+    micrograd.app.tasks has the MLP's Classifier (X points, y classes) and the GPT's NextToken
+    (X documents, y None: the targets are each document's next tokens)."""
 
     monitors_batch: bool  # True: without a monitor, accuracy() measures the last minibatch
 
-    def batch(self, X: Any, y: Any, backend: str = "auto") -> Any:
+    def batch(self, X: Any, y: Any, backend: BackendLike = "auto") -> Any:
         """The training rows, in the form loss_and_grad() takes on `backend`."""
         ...
 
-    def program(self, kind: str, backend: str = "auto") -> Program:
+    def program(self, kind: str, backend: BackendLike = "auto") -> Program:
         """A compiled program of the task on `backend`: a Trainer reads and writes the
         parameters' numbers through it (pull, push) and the gradient is in its params' order."""
         ...
 
     def loss_and_grad(
-        self, rows: Any, params: Any = None, backend: str = "auto"
+        self, rows: Any, params: Any = None, backend: BackendLike = "auto"
     ) -> tuple[float, Any]:
         """The minibatch's loss and its gradient (in the order of program()'s params)."""
         ...
 
-    def accuracy(self, X: Any, y: Any, params: Any = None, backend: str = "auto") -> float:
+    def accuracy(self, X: Any, y: Any, params: Any = None, backend: BackendLike = "auto") -> float:
         """The fraction of what the model predicts on (X, y) that is right."""
         ...
 
-    def monitored(self, X: Any, y: Any, backend: str = "auto") -> tuple[Any, Any]:
+    def monitored(self, X: Any, y: Any, backend: BackendLike = "auto") -> tuple[Any, Any]:
         """(X, y) in the form accuracy() reads fastest on `backend`: made once, read each step."""
         ...
 
@@ -277,7 +91,7 @@ class Trainer:
         seed: int = 0,
         scheduler: Any = None,
         monitor: tuple[Sequence[Any], Sequence[int] | None] | None = None,
-        backend: str = "auto",
+        backend: BackendLike = "auto",
         in_order: bool = False,
     ) -> None:
         if batch_size is not None and (
@@ -288,7 +102,7 @@ class Trainer:
                 f"{batch_size!r}"
             )
         self.task, self.optimizer, self.scheduler = task, optimizer, scheduler
-        self.backend = replay.which(backend)
+        self.backend: Backend = replay.backend(backend)
         self.batch_size, self.in_order, self.taken = batch_size, in_order, 0
         self.rng = random.Random(seed)
         self.rows = task.batch(X, y, self.backend)
@@ -298,7 +112,7 @@ class Trainer:
             monitor = (X, y)
         self.monitor = None if monitor is None else task.monitored(*monitor, self.backend)
         self.program = task.program("loss", self.backend)  # traced now
-        arrays = self.program.backend == "numpy" and type(optimizer).step is Optimizer.step
+        arrays = self.backend.arrays and type(optimizer).step is Optimizer.step
         self.theta = self.program.pull() if arrays else None  # the numbers, while they live here
         self.grad: Any = None
         self.synced = True
@@ -343,13 +157,10 @@ class Trainer:
         return self.task.accuracy(X, y, self.theta, self.backend)
 
     def threads(self) -> Any:
-        """The block to train in: numpy's BLAS on one thread where the step's largest matrix
-        product is small (micrograd.tuning.SMALL_PRODUCT), else as configured."""
-        if self.backend != "numpy":
-            return contextlib.nullcontext()
+        """The block to train in, as the back end runs a step of this size (numpy: BLAS on one
+        thread where the step's largest matrix product is small, micrograd.tuning.SMALL_PRODUCT)."""
         batch = min(self.batch_size or len(self.rows), len(self.rows))
-        small = self.task.largest_product(batch) < SMALL_PRODUCT
-        return one_blas_thread() if small else contextlib.nullcontext()
+        return self.backend.threads(self.task.largest_product(batch))
 
     def sync(self) -> None:
         """Write the trained numbers into the model's Values and the optimizer's state to lists,
@@ -377,12 +188,12 @@ def fit(
     scheduler: Any = None,
     on_step: Callable[[int, float, float], None] | None = None,
     monitor: tuple[Sequence[Any], Sequence[int] | None] | None = None,
-    backend: str = "auto",
+    backend: BackendLike = "auto",
     in_order: bool = False,
 ) -> list[tuple[float, float]]:
     """Train `task` (a Classifier on points X with classes y, or a NextToken on documents X,
     y=None) for `steps` steps, full batch or minibatches (random, or `in_order`), on `backend`
-    (micrograd.replay: "auto", "numpy", "python" or "eager"); returns (loss, accuracy) per step.
+    (a micrograd.replay Backend or its name: "auto", "numpy", "python" or "eager"); returns (loss, accuracy) per step.
     `on_step(step, loss, accuracy)` is called after each step, with the model as trained so far
     (it may save it or ask the task anything). The accuracy of each step is measured after it on
     `monitor` (X, y); without one, a Classifier's on the training set, a NextToken's on the
@@ -405,3 +216,35 @@ def fit(
     finally:  # also when a step fails: the Values hold the numbers of the last full step
         trainer.sync()
     return history
+
+
+def train_gpt(
+    model: GPT,
+    tokenizer: CharTokenizer,
+    docs: Sequence[str],
+    steps: int,
+    lr: float = LEARNING_RATE,
+    on_step: Callable[[int, float], None] | None = None,
+    backend: BackendLike = "eager",
+) -> list[float]:
+    """microgpt's training loop on `docs`, in order (docs[step % len(docs)]): the loss of one
+    document a step, backward, an Adam step at lr * (1 - step / steps), by a Trainer of the
+    NextToken task on `backend` ("eager" builds each step's graph of Values; "numpy", "python"
+    or "auto" replay a CompiledStep: micrograd.app.tasks). Returns each step's loss; a loss that
+    is not a number stops it with FloatingPointError."""
+    optimizer = Adam(model.parameters(), lr=lr, betas=BETAS, eps=EPS)
+    schedule = LinearLR(optimizer, start_factor=1.0, end_factor=0.0, total_iters=steps)
+    task = NextToken(model, tokenizer)
+    trainer = Trainer(
+        task, docs, None, optimizer, 1, scheduler=schedule, backend=backend, in_order=True
+    )
+    losses = []
+    try:
+        with tuned(), trainer.threads():  # fewer full GCs; BLAS threads as the back end says
+            for step in range(steps):
+                losses.append(trainer.step())
+                if on_step is not None:
+                    on_step(step, losses[-1])
+    finally:  # the trained numbers back into the model's Values
+        trainer.sync()
+    return losses

@@ -16,6 +16,10 @@
   the other two compute, and how slowly the engine alone computes it.
 - "auto": numpy where it is installed, else python.
 
+Each is an object, a Backend (replay.backends), which the training code holds and asks what it
+needs to know (whether rows are arrays, on how many threads to run); a name or a Backend is
+accepted wherever a back end is chosen.
+
 What a call means, on every back end (replay.program.Program):
 
     values, param_grads, input_grads = prog.value_and_grad(rows, weights=None, params=None,
@@ -41,27 +45,17 @@ the first rows eagerly and raises TraceError where the replay disagrees.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from micrograd.engine import Value
 from micrograd.modes import TraceError
+from micrograd.replay import backends
+from micrograd.replay.backends import BACKENDS, Backend, backend
 from micrograd.replay.program import Program
 from micrograd.replay.trace import Tape, trace
 
-BACKENDS = ("numpy", "python", "eager")
-
-__all__ = ["BACKENDS", "Program", "Tape", "TraceError", "compile", "trace", "which"]
-
-
-def which(backend: str = "auto") -> str:
-    """The back end that `backend` names: "auto" is numpy where it is installed, else python."""
-    if backend == "auto":
-        return "numpy" if importlib.util.find_spec("numpy") is not None else "python"
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be 'auto' or one of {list(BACKENDS)}, got {backend!r}")
-    return backend
+__all__ = ["BACKENDS", "Backend", "Program", "Tape", "TraceError", "backend", "compile", "trace"]
 
 
 def compile(
@@ -69,30 +63,17 @@ def compile(
     params: Sequence[Value],
     n_inputs: int,
     example: Sequence[float] | None = None,
-    backend: str = "auto",
+    backend: str | Backend = "auto",
     dtype: Any = None,
-    fold: bool = True,
+    fold: bool | None = None,
 ) -> Program:
     """Trace `fn(*inputs)` (n_inputs Values; it returns a Value or a list of them) once and return
-    it compiled by `backend`, for rows of n_inputs numbers.
+    it compiled by `backend` (a name, or a Backend), for rows of n_inputs numbers.
 
     `params` are the leaf Values fn reads whose gradients value_and_grad gives (such as
     model.parameters()); any other Value fn reads is frozen as a constant. `example` gives the
     inputs' numbers for the trace (any will do without branches). Options of one back end:
     `dtype` (numpy) float64, the default, or float32 (about twice as fast at large sizes, to
     ~1e-5); `fold` (python) False gives each node a statement of its own."""
-    name = which(backend)
-    if dtype is not None and name != "numpy":
-        raise ValueError(f"dtype is an option of the numpy back end, not of {name}")
-    tape = trace(fn, params, n_inputs, example)
-    if name == "numpy":
-        from micrograd.replay.numpy import NumpyProgram  # imports numpy: only when used
-
-        return NumpyProgram(tape, fn, params, dtype)
-    if name == "python":
-        from micrograd.replay.python import PythonProgram
-
-        return PythonProgram(tape, fn, params, fold)
-    from micrograd.replay.eager import EagerProgram
-
-    return EagerProgram(tape, fn, params)
+    chosen = backends.backend(backend)
+    return chosen.compile(fn, params, n_inputs, example, dtype=dtype, fold=fold)

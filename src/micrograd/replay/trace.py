@@ -68,7 +68,7 @@ class Tape:
 
 def apply(node: Node, m: Any, inputs: Sequence[Any]) -> tuple[Any, tuple[Any, ...]]:
     """Run the rule of an op node on `inputs` in the namespace `m` (micrograd.maths): the output
-    and the local derivatives, as engine.apply_rule runs a Value's."""
+    and the local derivatives, as engine._chain_rule_step runs a Value's under create_graph."""
     rule = OPS[node.op]
     return rule(m, *inputs) if node.k is None else rule(m, *inputs, node.k)
 

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from micrograd.engine import Constant, NoBackward, Value
+from micrograd.engine import Constant, Value
+from micrograd.guards import NoBackward
 from micrograd.teach.drawings import MAX_NODES, fmt_number, formula, graph_nodes, names
 from micrograd.text import aside, language
 from micrograd.text import text as say

@@ -157,7 +157,7 @@ def region(
     """A part of a graph drawn as one box, as a neuron is: the nodes that compute `outputs` from
     `inputs` (walking back from the outputs, stopping at the inputs and at the parameters; the
     numbers it reads on the way are inside), named `name`, its second line `label`. The
-    attention of micrograd.nn.GPT is shown this way: a head's q·k, its softmax, its weighted sum."""
+    attention of micrograd.gpt.GPT is shown this way: a head's q·k, its softmax, its weighted sum."""
     stop = set(inputs) | set(params)
     members: set[Value] = set()
     stack = list(outputs)

@@ -84,7 +84,7 @@ def error(kind: type[Exception], key: str, **fields: object) -> Exception:
 
 def op_error(e: BaseException, lang: str) -> str:
     """The message of an error raised by an op of the engine, in `lang`: the engine keeps the
-    op, its inputs and the key of its reason on the exception (micrograd.engine._fail); any other
+    op, its inputs and the key of its reason on the exception (micrograd.guards.op_error); any other
     error's message as it is."""
     op = getattr(e, "op", None)
     if op is None:

@@ -763,7 +763,7 @@ CATALOG: dict[str, str] = {
     "sum at the bias; then .tanh().",
     "exercise.neuron-mlp.hint.2": "parameters(): w + [b] for a Neuron; a Layer joins its neurons' "
     "lists, an MLP its layers'.",
-    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt.py)
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/commands.py)
     "gpt.about_train": " With --data names it trains microgpt's GPT on {count:,} first names "
     "instead, and prints {samples} names it makes up.",
     "gpt.help_data": "; names: microgpt's GPT on {count:,} first names (shipped)",

@@ -699,7 +699,7 @@ CATALOG: dict[str, str] = {
     "置开始；再 .tanh()。",
     "exercise.neuron-mlp.hint.2": "parameters()：神经元返回 w + [b]；层把各个神经元的列表连起来，"
     "多层感知机把各层的连起来。",
-    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt.py)
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/commands.py)
     "gpt.about_train": "加上 --data names 时，改为在 {count:,} 个英文名字上训练 microgpt 的 "
     "GPT，并打印它编出的 {samples} 个名字。",
     "gpt.help_data": "；names：在 {count:,} 个英文名字（随包附带）上训练 microgpt 的 GPT",

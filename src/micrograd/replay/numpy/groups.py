@@ -28,7 +28,7 @@ def rows_index(rows: Any) -> Index:
 
 def times_dead_relu(upstream: Any, local: Any) -> Any:
     """upstream * local, where relu's slope (a boolean array) is False gives 0 even for an inf or
-    nan upstream: the eager engine's rule for a dead unit (engine._chain_rule_step)."""
+    nan upstream: the eager engine's rule for a dead unit (Value.backward)."""
     product = upstream * local
     if getattr(getattr(local, "dtype", None), "kind", "") == "b":
         return np.where(~local & ~np.isfinite(upstream), 0.0, product)
