@@ -41,7 +41,8 @@ ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
 CORE_TESTS = [
     f"tests/test_{m}.py"
     for m in (
-        *("engine", "replay_python", "nn", "gpt", "optim", "losses", "data", "io"),
+        *("engine", "copies", "guards", "replay_python", "nn", "gpt", "optim", "losses", "data"),
+        "io",
         "functional",
         *("properties", "seed_documents", "text", "modes"),
     )

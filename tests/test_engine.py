@@ -188,25 +188,6 @@ def test_a_leaf_adds_each_contribution_onto_what_it_held_as_the_original():
     assert -0.9 + (x.data + b.data * a.data) != -0.18  # the other order differs in its last bit
 
 
-def test_inner_grads_restart_from_zero_and_a_failed_pass_leaves_every_grad():
-    a = Value(2.0)
-    h = a * a
-    y = h.tanh()
-    y.backward()
-    first = (a.grad, h.grad)
-    y.backward()
-    assert h.grad == first[1] and a.grad == 2 * first[0]  # the inner grad is not compounded
-
-    def fail():
-        raise RuntimeError("stop")
-
-    z = Value(1.0, (h,), "f")
-    z._backward = fail
-    with pytest.raises(RuntimeError):
-        (z * a).backward()
-    assert (a.grad, h.grad, z.grad) == (2 * first[0], first[1], 0)
-
-
 def test_backward_on_a_leaf():
     a = Value(2.0)
     a.backward()
@@ -523,96 +504,7 @@ def test_anomaly_messages_name_hand_made_values_and_create_graph_steps():
             y.backward(create_graph=True)
 
 
-def test_deep_graphs_copy_and_pickle_without_recursion():
-    """Copy.deepcopy and pickle of a graph far deeper than the recursion limit, as of a small
-    one: the same numbers,
-    the same shape, and a Value shared inside the graph stays one Value."""
-    import copy
-    import pickle
-    import sys
-
-    x = Value(1.0, label="x")
-    y = x
-    for _ in range(20 * sys.getrecursionlimit()):
-        y = y * 1.0000001 + 0.0
-    y.backward()
-    for z in (copy.deepcopy(y), pickle.loads(pickle.dumps(y))):
-        assert z.data == y.data and z._prev[0].data == y._prev[0].data and z.label == y.label
-        leaf = z
-        while leaf._prev:
-            leaf = leaf._prev[0]
-        assert leaf.label == "x" and leaf.grad == x.grad
-    a = Value(2.0)
-    b = a * a
-    c = b + a
-    for copied in (copy.deepcopy([a, b, c]), pickle.loads(pickle.dumps([a, b, c]))):
-        assert copied[2]._prev == (copied[1], copied[0]) and copied[1]._prev == (
-            a2 := copied[0],
-            a2,
-        )
-    assert copy.copy(c)._prev == c._prev  # a shallow copy shares the inputs
-
-
 # ---------------------------------------------------------------------------- hostile and edge input
-def test_a_failing_backward_leaves_every_grad_as_it_was():
-    """An exception inside backward() leaves the grads already accumulated as they were."""
-    w = Value(2.0)
-    (w * 3).backward()
-    assert w.grad == 3.0
-    bad = Value(10.0, (w * 5,), "myop")  # made by hand, with a closure that fails half-way
-
-    def fails():
-        w.grad += 100.0
-        raise ValueError("myop failed")
-
-    bad._backward = fails
-    with pytest.raises(ValueError, match="myop"):
-        (bad + w).backward()
-    assert w.grad == 3.0
-
-    x = Value(0.0)
-    x.grad = 1.0
-    with detect_anomaly():
-        y = x**0.5
-        with pytest.raises(FloatingPointError):
-            y.backward()
-    assert x.grad == 1.0
-
-    a, b = Value(1.0), Value(2.0)
-    a.grad, b.grad = 7.0, 8.0
-    c = a * b
-
-    def half_done():  # changes one grad, then fails
-        a.grad += 100.0
-        raise RuntimeError("user closure failed")
-
-    c._backward = half_done
-    with pytest.raises(RuntimeError):
-        (c + a).backward()
-    assert (a.grad, b.grad, c.grad) == (7.0, 8.0, 0)
-
-
-def test_threads_on_graphs_that_share_a_subgraph_get_exact_grads():
-    """Threads that backpropagate graphs sharing a subgraph get exact grads."""
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        for _ in range(5):
-            x = Value(1.5)
-            h = x
-            for _ in range(5000):
-                h = h * 1.0 + 0.0
-            a, b = h * 2, h * 3
-            threads = [threading.Thread(target=v.backward) for v in (a, b)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            assert x.grad == 5.0
-    finally:
-        sys.setswitchinterval(old)
-
-
 def test_math_functions_on_a_value_raise_instead_of_cutting_the_graph():
     """Math.exp(v) and float(v) raise instead of silently cutting the graph."""
     x = Value(2.0)
@@ -729,6 +621,7 @@ def test_a_row_of_ops_changed_at_run_time_is_used_by_the_next_op(monkeypatch):
 
 
 # ---------------------------------------------------------------------------- ten million nodes
+@pytest.mark.big
 def test_ten_million_nodes_fail_cleanly_with_memory_error_under_a_limit():
     resource = pytest.importorskip("resource")
     script = textwrap.dedent(
