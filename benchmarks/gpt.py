@@ -8,8 +8,8 @@ n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes 
 A step here is the loss of one name and its gradient for every parameter (the optimizer's update
 is left out: it is the same arithmetic on every side). Sides, all from the same weights:
   eager         GPT.loss(tokens) and backward(): the graph of Values built and walked
-  eager tuned   the same inside micrograd.tuned() (the op methods compiled, full collections
-                rarer), as train_gpt runs it; entering the block is not timed
+  eager tuned   the same inside micrograd.tuned() (full collections rarer), as train_gpt runs
+                it; entering the block is not timed
   numpy         micrograd.app.tasks.CompiledStep on the numpy back end (the traced step replayed),
                 the parameters' numbers in one array, as a Trainer keeps them while it trains
   python        the same on the pure-Python back end (what the browser runs), the numbers read
@@ -120,8 +120,8 @@ def main(argv=None) -> None:
             return eager_step(model, tokens)
 
     def timed(name, tokens):
-        """One step of side `name` in seconds: "eager tuned" inside tuned(), whose entry (the op
-        methods compiled, ~20 ms) is left out, as a training loop enters it once."""
+        """One step of side `name` in seconds: "eager tuned" inside tuned(), whose entry is left
+        out, as a training loop enters it once."""
         with tuned() if name == "eager tuned" else contextlib.nullcontext():
             gc.collect()
             start = time.perf_counter()

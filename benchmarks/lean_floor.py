@@ -7,7 +7,7 @@ engine and on the lean floor: ~150 lines with micrograd 0.1.0's API, slots, floa
 that the first gradients are bit-identical, times 3 x 3 steps of each, alternating, and reports
 the floor's median step time / this engine's: this engine's speed as a share of the floor's.
 Fresh processes each round, so that no round inherits another's heap. --tuned runs this engine
-inside micrograd.tuned() (its op methods compiled from the rules, the GC thresholds raised) and
+inside micrograd.tuned() (the GC thresholds raised) and
 the floor with the same GC thresholds (worker.py's BENCH_GC=tuned).
 """
 

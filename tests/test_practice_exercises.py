@@ -38,7 +38,8 @@ def test_every_exercise_is_in_the_lecture_order_once():
             for k in catalog(lang)
             if k.endswith(".title") and k.startswith("exercise.")
         ]
-        assert titled == list(EXERCISES)  # the catalog's words, one exercise each, in order
+        # the catalog's words, one exercise each, in any order (EXERCISES fixes the lecture's)
+        assert sorted(titled) == sorted(EXERCISES) and len(titled) == len(set(titled))
     assert list(EXERCISES)[:2] == ["derivative", "predict-lecture"]
     assert list(EXERCISES)[-2:] == ["softmax-nll", "neuron-mlp"]
 

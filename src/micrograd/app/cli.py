@@ -15,7 +15,6 @@ from micrograd.app import commands, train
 from micrograd.app.commands import (
     FORMATS,
     IMAGES,
-    SIZES,
     UsageError,
     explain_command,
     graph_command,
@@ -23,7 +22,7 @@ from micrograd.app.commands import (
     run_train,
 )
 from micrograd.app.defaults import DEFAULTS
-from micrograd.data import names
+from micrograd.data import DATASETS, names
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
 from micrograd.text import LANGUAGES, columns, language, op_error, usage_error
@@ -91,7 +90,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         return
     p.add_argument(
         "--data",
-        choices=[*sorted(SIZES), *IMAGES, "names"],
+        choices=[*sorted(DATASETS), *IMAGES, "names"],
         default="moons",
         help=_help("help_data", lang) + say("gpt.help_data", lang, count=len(names())),
     )

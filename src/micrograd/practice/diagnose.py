@@ -23,7 +23,7 @@ from typing import Any
 
 from micrograd.engine import OPS, FloatMath, IEEEMath
 from micrograd.practice.result import Problem, close, fmt, signed
-from micrograd.text import aside, joined, text, titled
+from micrograd.text import aside, catalog, joined, text, titled
 
 Locals = tuple[float, ...]
 
@@ -82,6 +82,8 @@ RULES: dict[str, Rule] = {
         _from_engine("sigmoid"),
     )
 }
+# an op of the engine with no mistakes of its own listed above (sin, cos, a new one): its rule
+RULES.update({op: _from_engine(op) for op in OPS if op not in RULES})
 
 # the _op names learners give their nodes: each rule's own (in any case), and common variants
 NAMES = {op.lower(): op for op in RULES if not op.startswith("**")}
@@ -228,15 +230,14 @@ def why(known: Known, positions: Sequence[int], lang: str, name: str) -> str:
     """Why the expected contribution is what it is: the local rule, in words, with numbers."""
     _, local = known.run()
     rule = known.rule
-    parts = [
-        text(
-            f"practice.why.{rule.op}.{min(i, rule.arity - 1)}",
-            lang,
-            value=fmt(local[i]),
-            k=fmt(known.k),
-        )
-        for i in positions
-    ]
+    rule_doc = inspect.getdoc(OPS[rule.op]) if rule.op in OPS else None
+    parts = []
+    for i in positions:
+        key = f"practice.why.{rule.op}.{min(i, rule.arity - 1)}"
+        if key not in catalog(lang):  # an op with no sentence of its own: its rule's docstring
+            key = "practice.why.rule"
+        fields = {"value": fmt(local[i]), "k": fmt(known.k), "rule": rule_doc or rule.op}
+        parts.append(text(key, lang, **fields))
     if len(positions) > 1:
         return titled(text("practice.both_operands", lang, input=name), joined(parts, lang), lang)
     return parts[0]

@@ -331,6 +331,9 @@ CATALOG: dict[str, str] = {
     "here {value}",
     "practice.why.log.0": "the local derivative of log(x) is 1/x = {value}",
     "practice.why.sigmoid.0": "the local derivative of sigmoid is s * (1 - s) = {value}",
+    "practice.why.sin.0": "the local derivative of sin(x) is cos(x) = {value}",
+    "practice.why.cos.0": "the local derivative of cos(x) is -sin(x) = {value}",
+    "practice.why.rule": "the local derivative, by the engine's rule ({rule}), is {value}",
     "practice.both_operands": "`{input}` is both operands, so both shares add up",
     # the first wrong step
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "

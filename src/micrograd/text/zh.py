@@ -301,6 +301,9 @@ CATALOG: dict[str, str] = {
     "practice.why.ReLU.0": "relu 的局部偏导在输入 > 0 时是 1，否则是 0：这里是 {value}",
     "practice.why.log.0": "log(x) 的局部偏导是 1/x = {value}",
     "practice.why.sigmoid.0": "sigmoid 的局部偏导是 s * (1 - s) = {value}",
+    "practice.why.sin.0": "sin(x) 的局部偏导是 cos(x) = {value}",
+    "practice.why.cos.0": "cos(x) 的局部偏导是 -sin(x) = {value}",
+    "practice.why.rule": "按引擎的局部规则（{rule}），局部偏导是 {value}",
     "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
     # the first wrong step
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
