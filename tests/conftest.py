@@ -5,8 +5,10 @@ slow shared machine to trip), so a newcomer's first `python3 tasks.py test` is C
 `python3 tasks.py fuzz` explores instead: the "fuzz" profile draws random examples, 15x as many.
 """
 
+import contextlib
 import os
 import random
+import shutil
 import sys
 import zlib
 
@@ -44,6 +46,47 @@ def practice_seeds(request, monkeypatch):
 
     seeds = random.Random(zlib.crc32(request.node.nodeid.encode()))
     monkeypatch.setattr(checker, "new_seed", lambda: seeds.randrange(1, 10**9))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's headless chromium driven by Selenium (tests/test_browser.py, tests/test_site.py):
+    `with chromium(*args, window="W,H", required=...) as driver:` starts one, with the common
+    flags, the extra `args`, and a 60 s page-load limit, and quits it on leaving. Where chromium,
+    chromedriver or selenium is missing it skips the test, or fails it under
+    MICROGRAD_BROWSER=required or where the caller says the browser is `required` (a string
+    naming why, as MICROGRAD_SITE=required). The callers keep their own scope: a module's browser
+    (test_browser.py) or a new profile per test (test_site.py)."""
+
+    @contextlib.contextmanager
+    def start(*args, window, required=""):
+        found = shutil.which("chromium") or shutil.which("chromium-browser")
+        driver_path = shutil.which("chromedriver")
+        missing = [n for n, p in [("chromium", found), ("chromedriver", driver_path)] if not p]
+        try:
+            from selenium import webdriver
+            from selenium.webdriver.chrome.service import Service
+        except ImportError:
+            missing.append("selenium")
+        if missing:
+            if os.environ.get("MICROGRAD_BROWSER") == "required":
+                required = required or "MICROGRAD_BROWSER=required"
+            if required:
+                pytest.fail(f"{required} but {missing} missing")
+            pytest.skip(f"no headless browser here ({', '.join(missing)} missing)")
+        options = webdriver.ChromeOptions()
+        common = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"]
+        for arg in [*common, f"--window-size={window}", *args]:
+            options.add_argument(arg)
+        options.binary_location = found
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        driver.set_page_load_timeout(60)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+    return start
 
 
 def pytest_terminal_summary(terminalreporter):

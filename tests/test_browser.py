@@ -7,7 +7,6 @@ temporary folder; the time to the first frame is printed in the test summary."""
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -20,37 +19,13 @@ from micrograd.practice.lecture import graph
 from micrograd.viz import explain, stepper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
-def browser():
-    missing = [
-        n for n, found in [("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)] if not found
-    ]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing.append("selenium")
-    if missing:
-        if os.environ.get("MICROGRAD_BROWSER") == "required":
-            pytest.fail(f"MICROGRAD_BROWSER=required but {missing} missing")
-        pytest.skip(f"no headless browser here ({', '.join(missing)} missing)")
-    options = webdriver.ChromeOptions()
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1300,760",
-    ]:
-        options.add_argument(arg)
-    options.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+def browser(chromium):
+    """One browser for the module (conftest's chromium: skipped or required as it says)."""
+    with chromium(window="1300,760") as driver:
+        yield driver
 
 
 def screenshot(driver, name, tmp_path):

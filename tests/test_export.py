@@ -90,8 +90,20 @@ def test_from_torch_errors_are_one_clear_value_error():
 
 def test_a_one_layer_model_keeps_loading_after_a_round_trip_through_torch(tmp_path):
     """A one-layer model still loads into its original after a round trip through torch, which
-    loses its activation."""
+    loses its activation: the parameters come back bit for bit (float64 both ways), and loading
+    them puts them back into the original after it has changed, which keeps its activation."""
+    random.seed(3)
     original = MLP(2, [5], activation="relu")
+    before = [p.data for p in original.parameters()]
+    x = [0.3, -1.2]
+    outputs = [v.data for v in original(x)]
     back = from_torch(to_torch(original))
+    assert back.activation == "linear" and back.sizes == original.sizes  # no hidden layer
+    assert [p.data for p in back.parameters()] == before
     save(back, tmp_path / "m.json")
+    for p in original.parameters():
+        p.data += 1.0  # trained on since
+    assert [p.data for p in original.parameters()] != before
     load_into(original, tmp_path / "m.json")  # one layer: the activation name does not matter
+    assert [p.data for p in original.parameters()] == before
+    assert original.activation == "relu" and [v.data for v in original(x)] == outputs

@@ -24,6 +24,7 @@ from programs import (
 np = pytest.importorskip("numpy")
 from micrograd.modes import TraceError  # noqa: E402
 from micrograd.replay import compile  # noqa: E402
+from test_replay import close, per_row_eager  # noqa: E402
 
 
 def trace(fn, params, n_inputs, example=None, dtype=None):
@@ -93,14 +94,22 @@ def test_multiclass_cross_entropy_program():
 @settings(max_examples=examples(60))
 @given(programs(max_inputs=3, max_steps=10), st.integers(1, 6), st.randoms(use_true_random=False))
 def test_random_programs_replay_like_eager(program, batch_size, rnd):
+    """One output on an array of rows; and, for the same program, tests/test_replay.py's property
+    of the other back ends (which leaves numpy to this test): two outputs, the first
+    differentiated, on weighted rows given as lists, within 1e-10 of the eager engine."""
     xs, steps = program
     assume(not near_kink(steps, xs))
     weight = Value(0.7)  # a parameter shared by all samples
-    fn = lambda *vs: run(steps, list(vs)) * weight  # noqa: E731
-    prog = trace(fn, [weight], len(xs), example=xs)
     batch = [xs] + [[x + rnd.uniform(-1e-3, 1e-3) for x in xs] for _ in range(batch_size - 1)]
     rows = [r for r in batch if not near_kink(steps, r)]
     assume(rows)
+    two = lambda *vs: (run(steps, list(vs)) * weight, run(steps, list(vs)))  # noqa: E731
+    weights = [rnd.uniform(0.5, 2.0) for _ in rows]
+    expected = per_row_eager(two, [weight], rows, weights)
+    got = trace(two, [weight], len(xs), example=xs).value_and_grad(rows, weights, input_grads=True)
+    assert close(got, expected, 1e-10)
+    fn = lambda *vs: run(steps, list(vs)) * weight  # noqa: E731
+    prog = trace(fn, [weight], len(xs), example=xs)
     values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
     total_wgrad = 0.0
     for i, row in enumerate(rows):

@@ -16,7 +16,6 @@ import itertools
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -30,8 +29,6 @@ from test_browser import expected_frames, grads_shown, seed_question
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(ROOT, "site")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 REQUIRED = os.environ.get("MICROGRAD_SITE") == "required"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 LOAD = 180  # seconds: Pyodide's first load (13 MB, compiled) on a slow shared machine
@@ -156,40 +153,23 @@ def site():
 
 
 @pytest.fixture
-def browser(site):
-    missing = [n for n, p in [("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)] if not p]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing.append("selenium")
-    if missing:
-        if REQUIRED or os.environ.get("MICROGRAD_BROWSER") == "required":
-            pytest.fail(f"the site's browser test is required but {missing} missing")
-        pytest.skip(f"no headless browser here ({', '.join(missing)} missing)")
-    options = webdriver.ChromeOptions()
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        # every host but 127.0.0.1 is unresolvable: a request that tries to leave fails
+def browser(site, chromium):
+    """A new browser profile per test (conftest's chromium), in which every host but 127.0.0.1
+    is unresolvable: a request that tries to leave fails, and Requests counts it."""
+    required = "the site's browser test is required (MICROGRAD_SITE=required)" if REQUIRED else ""
+    args = [
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
         "--disable-background-networking",
         "--disable-component-update",
         "--no-first-run",
-    ]:
-        options.add_argument(arg)
-    options.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    driver.watch = Requests(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
-    driver.site = site
-    site.seen.clear()
-    site.missing.clear()
-    yield driver
-    driver.quit()
-    driver.watch.close()
+    ]
+    with chromium(*args, window="1280,900", required=required) as driver:
+        driver.watch = Requests(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
+        driver.site = site
+        site.seen.clear()
+        site.missing.clear()
+        yield driver
+    driver.watch.close()  # after the browser quit, as before
 
 
 def outside(driver) -> list:

@@ -7,6 +7,7 @@ import linecache
 import os
 import re
 import shutil
+import tokenize
 from unittest import mock
 
 import pytest
@@ -27,11 +28,51 @@ def blocks(path):
     return pairs
 
 
+def tokens(code):
+    """The code's tokens with their line numbers, comments and blank lines aside: two blocks
+    with the same tokens run the same, and a traceback names the same lines."""
+    return [
+        (t.type, t.string, t.start[0])
+        for t in tokenize.generate_tokens(io.StringIO(code).readline)
+        if t.type not in (tokenize.COMMENT, tokenize.NL)
+    ]
+
+
+def blocks_to_run(path):
+    """How many of the document's blocks, from the first, must run: all of an English document's.
+    Of a Chinese one, up to the last whose code (comments aside) or expected output differs from
+    its English twin's block (a warning in the learner's language, a string translated); the
+    blocks after it are the English blocks and their outputs, which the English run checks, so
+    they are compared, not run again (all are run where the twins differ in their blocks' number).
+    A Chinese output edited to what the code does not print differs, so it is run and fails."""
+    if not path.endswith(".zh-CN.md"):
+        return len(blocks(path))
+    english, chinese = blocks(path.removesuffix(".zh-CN.md") + ".md"), blocks(path)
+    if len(english) != len(chinese):
+        return len(chinese)
+    differ = [
+        n
+        for n, ((en_code, en_out), (zh_code, zh_out)) in enumerate(zip(english, chinese), 1)
+        if tokens(en_code) != tokens(zh_code) or en_out.rstrip() != zh_out.rstrip()
+    ]
+    return max(differ, default=0)
+
+
 def run_document(path, folder):
     """Run the document's blocks in `folder`, as a learner runs them in a folder of their own
     and in a terminal of the document's language (the site's page runs them with its language as
     the locale too: what the package says in the locale's language is the document's); the
-    examples they refer to by their path in the repository are linked there."""
+    examples they refer to by their path in the repository are linked there. A Chinese document
+    runs up to its last block that differs from the English one (blocks_to_run); the others are
+    compared with the English blocks. Returns how many blocks ran."""
+    needed = blocks_to_run(path)
+    if path.endswith(".zh-CN.md"):
+        english = blocks(path.removesuffix(".zh-CN.md") + ".md")
+        for n, ((code, expected), (en_code, en_expected)) in enumerate(
+            zip(blocks(path)[needed:], english[needed:]), needed + 1
+        ):
+            assert tokens(code) == tokens(en_code), f"block {n} of {path}"
+            assert expected.rstrip() == en_expected.rstrip(), f"block {n} of {path}"
     scope: dict = {"__name__": "__tutorial__"}
     os.symlink(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
     cwd = os.getcwd()
@@ -39,7 +80,7 @@ def run_document(path, folder):
     locale = "zh_CN.UTF-8" if path.endswith(".zh-CN.md") else "en_US.UTF-8"
     try:
         with mock.patch.dict(os.environ, {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""}):
-            for n, (code, expected) in enumerate(blocks(path), 1):
+            for n, (code, expected) in enumerate(blocks(path)[:needed], 1):
                 # named as the site's page names it, not by the .md file: nothing (a traceback,
                 # the practice checker naming a closure's file and line) reads markdown as Python
                 name = f"<block {n}>"
@@ -50,6 +91,7 @@ def run_document(path, folder):
                 assert out.getvalue().rstrip() == expected.rstrip(), f"in {path}:\n{code}"
     finally:
         os.chdir(cwd)
+    return needed
 
 
 @pytest.mark.parametrize("tutorial", ["docs/tutorial.md", "docs/tutorial.zh-CN.md"])
