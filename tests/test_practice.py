@@ -35,9 +35,11 @@ def mutate(tmp_path, old: str, new: str, source: str = REFERENCE) -> str:
     return write(tmp_path, source.replace(old, new))
 
 
-def practice(cwd, *args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
-    """`micrograd practice ARGS` run in `cwd` under the locale `lang`."""
-    env = {**os.environ, "LANG": lang}
+def practice(
+    cwd, *args: str, lang: str = "C.UTF-8", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`micrograd practice ARGS` run in `cwd` under the locale `lang` (and `env`)."""
+    env = {**os.environ, "LANG": lang, **(env or {})}
     env.pop("LC_ALL", None)
     return subprocess.run(
         [sys.executable, "-m", "micrograd", "practice", *args],

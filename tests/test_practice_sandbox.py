@@ -3,6 +3,7 @@ one time limit of a whole check on code that never ends, and what the learner's 
 
 from __future__ import annotations
 
+import json
 import time
 
 from micrograd.practice import check, sandbox
@@ -65,10 +66,70 @@ def test_one_time_limit_covers_the_whole_check(tmp_path, monkeypatch):
 
 
 def test_a_loop_that_swallows_the_interruption_is_stopped_all_the_same(tmp_path, monkeypatch):
+    """In this process, a loop whose interrupted part is outside its `try` meets the next alarm."""
     monkeypatch.setattr(sandbox, "TIME_LIMIT", 0.5)
     swallowing = ENDLESS.replace("except Exception:", "except BaseException:")
     result = check("op-add", write(tmp_path, swallowing))
     assert not result.passed and "was stopped" in result.first_wrong_step
+
+
+SWALLOWS_EVERYTHING = """
+import time
+while True:
+    try:
+        time.sleep(1)  # the slow part inside the try: every alarm lands here and is swallowed
+    except:
+        pass
+"""
+
+
+def test_the_command_stops_a_loop_that_swallows_every_interruption_at_the_limit(tmp_path):
+    """`micrograd practice check` runs the check in a child process and ends it at the limit:
+    a bare `except:` around a slow body cannot keep it running, and it is no pass."""
+    loop = write(tmp_path, REFERENCE + SWALLOWS_EVERYTHING)
+    start = time.monotonic()
+    done = practice(tmp_path, "check", "op-add", loop, env={"MICROGRAD_CHECK_SECONDS": "1"})
+    took = time.monotonic() - start
+    assert done.returncode == 1 and "op-add: not yet (too-long)" in done.stdout, done.stdout
+    assert "did not stop when asked" in done.stdout and took < 1 + 3, took  # Python's start-up
+
+
+FAKES = {
+    "the checks replaced by ones that pass": """
+import micrograd.practice.checks as _checks
+from micrograd.practice.result import CheckResult as _Result
+for _kind in list(_checks.CHECKS):
+    _checks.CHECKS[_kind] = lambda ex, ns, seed, lang: _Result(ex.id, True, seed=seed, lang=lang)
+""",
+    "the comparison made lenient": """
+import micrograd.practice.result as _r
+_r.close = lambda *a, **k: True
+""",
+    "the process ended with status 0": "import os\nos._exit(0)\n",
+    "a pass written into the progress file": """
+import json, os
+os.makedirs("practice", exist_ok=True)
+with open("practice/progress.json", "w") as f:
+    json.dump({"version": 1, "exercises": {"op-mul": {"passed": True}}}, f)
+""",
+    "a memory bomb": "hoard = bytearray(1 << 40)\n",
+}
+
+
+def test_a_learners_file_cannot_fake_a_pass(tmp_path):
+    """The unsolved op-mul stub with a tail that tries to make the check say "passed": each gets
+    a named verdict, exit status 1, and no pass in practice/progress.json."""
+    from micrograd.practice.reference import stub
+
+    for how, tail in FAKES.items():
+        (tmp_path / "practice").mkdir(exist_ok=True)
+        (tmp_path / "practice" / "progress.json").unlink(missing_ok=True)
+        done = practice(tmp_path, "check", "op-mul", write(tmp_path, stub("op-mul") + tail))
+        assert done.returncode == 1, (how, done.stdout, done.stderr)
+        assert "op-mul: not yet" in done.stdout, (how, done.stdout)
+        progress = json.loads((tmp_path / "practice" / "progress.json").read_text())
+        assert progress["exercises"]["op-mul"]["passed"] is False, how
+        assert "passed" not in done.stdout.splitlines()[1], how
 
 
 def test_an_alarm_that_lands_as_the_check_ends_stops_nothing_after_it(monkeypatch):

@@ -16,7 +16,14 @@ from micrograd.practice import reference, sandbox
 from micrograd.practice.checks import CHECKS, op
 from micrograd.practice.exercises import EXERCISES, Exercise
 from micrograd.practice.result import CheckResult, Problem
-from micrograd.practice.sandbox import LearnerError, TookTooLong, load, session, value_class
+from micrograd.practice.sandbox import (
+    LearnerError,
+    Tampering,
+    TookTooLong,
+    load,
+    session,
+    value_class,
+)
 from micrograd.text import language, text
 
 
@@ -40,6 +47,7 @@ def check(
     if ex.kind == "predict":  # the learner's answers, not code
         result = CHECKS[ex.kind](ex, code, seed, lang)
     else:
+        watch = Tampering()
         with session() as output:
             try:
                 is_fn = isinstance(code, types.FunctionType)
@@ -48,8 +56,20 @@ def check(
                 result = CheckResult(ex.id, False, seed=seed, lang=lang).fail(e.problem)
             else:
                 result = _run(ex, ns, seed, lang)
+        result = _unless_tampered(result, watch)
         result.output = output.lines()
     return with_hint(ex, result)
+
+
+def _unless_tampered(result: CheckResult, watch: Tampering) -> CheckResult:
+    """The result, or a failure naming what the learner's code replaced in the checker."""
+    changed = watch.changed()
+    if not changed:
+        return result
+    shown = ", ".join(changed[:3]) + (", ..." if len(changed) > 3 else "")
+    said = text("practice.tampered", result.lang, names=shown)
+    fresh = CheckResult(result.exercise, False, seed=result.seed, lang=result.lang)
+    return fresh.fail(Problem("tampered", said))
 
 
 def with_hint(ex: Exercise, result: CheckResult) -> CheckResult:
@@ -79,6 +99,7 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
     lang = language(lang)
     seed = new_seed() if seed is None else seed
     result = CheckResult("check-engine", True, seed=seed, lang=lang)
+    watch = Tampering()
     with session() as output:
         try:
             ns = load(code, lang)
@@ -87,6 +108,7 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
             result.fail(e.problem)
         else:
             _parts(result, ns, V, seed, lang)
+    result = _unless_tampered(result, watch)
     result.output = output.lines()
     return result
 

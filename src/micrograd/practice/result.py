@@ -45,6 +45,7 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "not-written",
     "syntax-error",
     "too-long",
+    "tampered",
     "other",
 )
 

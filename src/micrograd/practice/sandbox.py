@@ -146,7 +146,17 @@ class Output:
         return self.buffer.getvalue().splitlines()
 
 
-TIME_LIMIT = 10.0  # seconds for a whole check: an endless loop is reported within this
+def _seconds(said: str | None, default: float = 10.0) -> float:
+    """The time limit MICROGRAD_CHECK_SECONDS asks for (a class's slower machines, a test's
+    quicker one), if it is a number of seconds from 0.1 to an hour; else the default."""
+    try:
+        seconds = float(said) if said else default
+    except ValueError:
+        return default
+    return seconds if 0.1 <= seconds <= 3600 else default
+
+
+TIME_LIMIT = _seconds(os.environ.get("MICROGRAD_CHECK_SECONDS"))  # a whole check: loops end here
 _deadline: float | None = None  # when the check that runs now must end (None: none runs)
 _output: Output | None = None  # where the running check keeps the learner's prints
 
@@ -157,16 +167,18 @@ class TookTooLong(BaseException):
 
 
 @contextlib.contextmanager
-def session() -> Iterator[Output]:
-    """One check: one time limit for all it runs (learner code and the checker's own), and one
-    buffer for what the learner's code prints. Nested sessions share the outer one."""
+def session(seconds: float | None = None) -> Iterator[Output]:
+    """One check: one time limit for all it runs (learner code and the checker's own: `seconds`,
+    TIME_LIMIT by default), and one buffer for what the learner's code prints. Nested sessions
+    share the outer one."""
     global _deadline, _output
     if _deadline is not None and _output is not None:
         yield _output
         return
-    _deadline, _output = time.monotonic() + TIME_LIMIT, Output()
+    seconds = TIME_LIMIT if seconds is None else seconds
+    _deadline, _output = time.monotonic() + seconds, Output()
     try:
-        with _alarm(TIME_LIMIT):
+        with _alarm(seconds):
             yield _output
     finally:
         _deadline, _output = None, None
@@ -258,6 +270,48 @@ def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
         raise LearnerError(
             Problem("other", text("practice.raised", lang, what=what, error=_error(e)))
         ) from e
+
+
+# ---------------------------------------------------------------------------- the checker's own code
+WATCHED = ("builtins", "math", "random", "operator", "functools")  # besides micrograd's modules
+
+
+class Tampering:
+    """What the checker's code is made of (micrograd's modules, and the standard ones it calls),
+    taken before the learner's code runs: changed() names what the learner's code replaced in it
+    since (a check swapped for one that always passes, a comparison made lenient), so that the
+    check says so instead of giving the verdict of a checker the learner rewrote."""
+
+    def __init__(self) -> None:
+        self.before = _made_of()
+
+    def changed(self) -> list[str]:
+        """The names whose object is another now, in order."""
+        now = _made_of()
+        return sorted(name for name, made in self.before.items() if now.get(name) != made)
+
+
+def _made_of() -> dict[str, int]:
+    """name -> id of each module, of its functions, classes and their members, of the entries of
+    its tables (dicts), and of each function's code: what a monkey-patch replaces."""
+    made: dict[str, int] = {}
+    for name, module in list(sys.modules.items()):
+        if not (name == "micrograd" or name.startswith("micrograd.") or name in WATCHED):
+            continue
+        made[name] = id(module)
+        for attr, value in list(vars(module).items()):
+            where = f"{name}.{attr}"
+            if isinstance(value, dict) and attr.isupper():  # a table: CHECKS, RULES, OPS...
+                made.update({f"{where}[{k!r}]": id(v) for k, v in list(value.items())})
+            elif isinstance(value, type) and value.__module__ == name:
+                made[where] = id(value)
+                made.update({f"{where}.{k}": id(v) for k, v in list(vars(value).items())})
+            elif isinstance(value, types.FunctionType):
+                made[where] = id(value)
+                made[f"{where}.__code__"] = id(value.__code__)
+            elif callable(value) and not isinstance(value, type):
+                made[where] = id(value)
+    return made
 
 
 def value_class(ns: Any, lang: str) -> Any:

@@ -334,6 +334,14 @@ CATALOG: dict[str, str] = {
     "practice.why.sin.0": "the local derivative of sin(x) is cos(x) = {value}",
     "practice.why.cos.0": "the local derivative of cos(x) is -sin(x) = {value}",
     "practice.why.rule": "the local derivative, by the engine's rule ({rule}), is {value}",
+    "practice.tampered": "the code replaced part of the checker itself ({names}): no verdict "
+    "is given on a checker that the code under check has changed",
+    "practice.apart_killed": "the code ran past the {seconds} s limit and did not stop when "
+    "asked (an `except:` that swallows every interruption?): the check's process was ended",
+    "practice.apart_signal": "the check's process was killed by {how} while the code ran (out "
+    "of memory?): no verdict",
+    "practice.apart_ended": "the code ended the check's process (exit status {code}, as "
+    "os._exit() or a crash does) before a verdict: {said}",
     "practice.both_operands": "`{input}` is both operands, so both shares add up",
     # the first wrong step
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
@@ -508,6 +516,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.not-written": "not-written",
     "practice.mistake.syntax-error": "syntax-error",
     "practice.mistake.too-long": "too-long",
+    "practice.mistake.tampered": "tampered",
     "practice.mistake.other": "other",
     "practice.passed": "{exercise}: passed",
     "practice.failed": "{exercise}: not yet ({mistake})",

@@ -304,6 +304,11 @@ CATALOG: dict[str, str] = {
     "practice.why.sin.0": "sin(x) 的局部偏导是 cos(x) = {value}",
     "practice.why.cos.0": "cos(x) 的局部偏导是 -sin(x) = {value}",
     "practice.why.rule": "按引擎的局部规则（{rule}），局部偏导是 {value}",
+    "practice.tampered": "代码替换了检查器自己的一部分（{names}）：被检查的代码改动过的检查器不给出结论",
+    "practice.apart_killed": "代码超过了 {seconds} 秒的时限，被要求停下时也没有停（是不是有一个吞掉所有中断的 "
+    "`except:`？）：检查进程已被结束",
+    "practice.apart_signal": "代码运行时检查进程被 {how} 杀掉了（内存不够？）：没有结论",
+    "practice.apart_ended": "代码在给出结论之前结束了检查进程（退出状态 {code}，像 os._exit() 或崩溃那样）：{said}",
     "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
     # the first wrong step
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
@@ -462,6 +467,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.not-written": "还没有写",
     "practice.mistake.syntax-error": "语法错误",
     "practice.mistake.too-long": "运行太久",
+    "practice.mistake.tampered": "改动了检查器",
     "practice.mistake.other": "其他",
     "practice.passed": "{exercise}：通过",
     "practice.failed": "{exercise}：还没通过（{mistake}）",
