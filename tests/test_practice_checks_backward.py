@@ -75,11 +75,13 @@ def test_the_stack_exchange_global_visited_bug_is_visit_order(tmp_path):
     result = check("backward", path)
     assert result.mistake == "visit-order"
     step = result.first_wrong_step
+    # the smallest graph where it shows, before the question's own: y is reached by paths of
+    # lengths 1 and 3
     assert step.startswith(
-        "the Stack Exchange graph at a = 2, b = 3: `c._backward()` ran while c.grad was 1; "
-        "expected 7"
+        "a = 0.5; y = a * 3; w = y * y; u = w * 2; z = y + u: `y._backward()` ran while y.grad "
+        "was 1; expected 7"
     )
-    assert "`g` uses c too" in step
+    assert "`w` uses y too" in step
 
 
 def test_the_lectures_recursive_backward_passes_with_the_deep_chain_as_a_challenge(tmp_path):

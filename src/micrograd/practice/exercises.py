@@ -106,7 +106,11 @@ def _nonzero_divisor(rng: random.Random) -> Point:
 
 
 def _power(rng: random.Random) -> Point:
-    return Point((rng.uniform(0.5, 3),), k=rng.choice((2, 3, -1, 0.5, -2, 1.5)), k_used=True)
+    """A base of either sign where k is an integer (a negative base of a fractional power is no
+    real number), positive otherwise."""
+    k = rng.choice((2, 3, -1, 0.5, -2, 1.5, 4))
+    sign = rng.choice((-1, 1)) if float(k).is_integer() else 1
+    return Point((sign * rng.uniform(0.5, 3),), k=k, k_used=True)
 
 
 def _base_and_exponent(rng: random.Random) -> Point:
@@ -156,6 +160,7 @@ _ROWS = (
         (
             Point((0.0,), k=2, k_used=True),
             Point((-1.5,), k=3, k_used=True),
+            Point((-1.5,), k=2, k_used=True),  # (pred - y) ** 2 with a negative residual
             Point((1000.0,), k=2, k_used=True),
             Point((1.3,), k=3, twice=True, k_used=True),
         ),

@@ -421,6 +421,15 @@ CATALOG: dict[str, str] = {
     "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
     "closures ran inputs first. The order to walk is a topological order (each node appended "
     "after its children) reversed: `for v in reversed(topo): v._backward()`",
+    "practice.second_call": "{where}: `{input}.grad` is {found}, expected {expected}: the second "
+    "backward() did not walk the graph again (a `visited` or `topo` kept from the first call: a "
+    "global, or a mutable default argument such as `visited=set()`, lives on between calls)",
+    "practice.second_zero": "a second zero_grad_all(root), after root.backward() again, left "
+    "`{node}.grad` at {value}: something kept from the first call made it skip the nodes it had "
+    "met (a mutable default argument such as `seen=set()` lives on between calls)",
+    "practice.unused_moved": "train() moved u, a parameter in params that the loss does not "
+    "use, from 0.5 to {found}: it started with a stale grad (3), and zeroing the loss's graph "
+    "does not reach it; zero the parameters' grads (zero_grad(params))",
     "practice.two_losses": "after (a * b).backward() and then (a + b).backward()",
     "practice.zeroes_leaves": "{where}, `{input}.grad` is {found}; expected {expected}: only the "
     "second backward()'s share is left. backward() must not set grads to 0 (the leaves add up "
@@ -428,6 +437,9 @@ CATALOG: dict[str, str] = {
     "practice.deep_challenge": "A challenge beside the pass: on a chain of {n} Values your "
     "backward() stopped at Python's recursion limit (a recursive build_topo makes one call per "
     "Value). Sort with a loop and a stack of your own, and any depth works.",
+    "practice.never_ran_equal": "`{node}._backward()` never ran, so its inputs got nothing from "
+    "it; `{twin}`, another Value with the same data ({data}), did: the walk took the two for one "
+    "(a `visited` kept by .data, or Values made equal and hashed by their data?)",
     "practice.never_ran": "`{node}._backward()` never ran, so its inputs got nothing from it",
     # zero_grad and train
     "practice.leaf_still_set": "after zero_grad_all(root), `{node}.grad` is still {value}: {node} "
@@ -447,6 +459,11 @@ CATALOG: dict[str, str] = {
     "(p.data += -lr * p.grad)",
     "practice.calls": "train() called loss_fn {found} times for steps={steps}: call loss_fn() "
     "inside the loop, once a step (each step builds the graph anew from the updated parameters)",
+    "practice.calls_count": "train() called loss_fn {found} times for steps={steps}: a step is "
+    "one loss_fn(), backward() and update, so the loop runs `steps` times (range(steps))",
+    "practice.calls_one_step": "train() called loss_fn once for steps={steps}, and the "
+    "parameters moved by one right step: the loop ended after its first step (a `return` inside "
+    "the loop?)",
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP

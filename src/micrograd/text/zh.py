@@ -378,12 +378,21 @@ CATALOG: dict[str, str] = {
     "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按输入在"
     "前的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
     "reversed(topo): v._backward()`",
+    "practice.second_call": "{where}：`{input}.grad` 是 {found}，应当是 {expected}：第二次 backward() "
+    "没有重新遍历计算图（第一次调用留下的 `visited` 或 `topo`：全局变量，或像 `visited=set()` 这样的可变默认参数，"
+    "会在两次调用之间一直存在）",
+    "practice.second_zero": "再次 root.backward() 之后第二次调用 zero_grad_all(root)，`{node}.grad` 仍是 "
+    "{value}：第一次调用留下的东西让它跳过了已经见过的节点（像 `seen=set()` 这样的可变默认参数会在两次调用之间一直存在）",
+    "practice.unused_moved": "train() 把 u（params 里损失没有用到的一个参数）从 0.5 移到了 {found}：它一开始带着旧的梯度（3），"
+    "把损失的计算图清零碰不到它；应当把参数的梯度清零（zero_grad(params)）",
     "practice.two_losses": "先 (a * b).backward() 再 (a + b).backward() 之后",
     "practice.zeroes_leaves": "{where}，`{input}.grad` 是 {found}；应当是 {expected}：只剩下第二次 "
     "backward() 的那一份。backward() 不应把梯度清零（叶子节点要累加每一次 backward() 给的梯度）：清"
     "零是训练循环里 zero_grad() 的事",
     "practice.deep_challenge": "另有一个挑战：在 {n} 个 Value 的长链上，你的 backward() 停在了 "
     "Python 的递归上限（递归的 build_topo 每个 Value 调用一层）。用循环和自己的栈来排序，多深都行。",
+    "practice.never_ran_equal": "`{node}._backward()` 从没运行，所以它的父节点什么也没得到；数值相同（{data}）"
+    "的另一个 Value `{twin}` 运行了：遍历把两者当成了一个（`visited` 记的是 .data，还是 Value 按数值判等、按数值求哈希？）",
     "practice.never_ran": "`{node}._backward()` 从没运行，所以它的父节点什么也没得到",
     # zero_grad and train
     "practice.leaf_still_set": "zero_grad_all(root) 之后 `{node}.grad` 还是 {value}：{node} 是叶子"
@@ -401,6 +410,10 @@ CATALOG: dict[str, str] = {
     "+= -lr * p.grad）",
     "practice.calls": "steps={steps} 时 train() 调用了 {found} 次 loss_fn：要在循环里调用 "
     "loss_fn()，每一步一次（每一步都要用更新后的参数重新建计算图）",
+    "practice.calls_count": "steps={steps} 时 train() 调用了 {found} 次 loss_fn：一步就是一次 loss_fn()、"
+    "backward() 和更新，所以循环要运行 `steps` 次（range(steps)）",
+    "practice.calls_one_step": "steps={steps} 时 train() 只调用了一次 loss_fn，参数也只正确地走了一步："
+    "循环在第一步之后就结束了（循环里有 `return`？）",
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP

@@ -70,6 +70,40 @@ def two_losses(V: Any, x: float, y: float) -> tuple[Any, Any, Any, Any]:
     return a * b, a + b, a, b
 
 
+# Small graphs, smallest first, each the smallest where a kind of wrong order or bookkeeping
+# shows: a Value used twice in one op, reached by paths of different lengths (a breadth-first
+# order runs y before w here: y = a * 3; w = y * y; u = w * 2; z = y + u), distinct Values with
+# equal data (a `visited` kept by number, or Values equal and hashed by their data), and a node
+# reused deeper down. Each is (its program, its leaves' numbers); the first that fails is shown.
+FAMILY = (
+    ("b = a * a", {"a": -1.5}),
+    ("c = a * b; d = c + a", {"a": 2.0, "b": -3.0}),
+    ("c = a * b; d = c * a", {"a": 2.0, "b": 2.0}),
+    ("c = a + b; d = b + a; e = c * d", {"a": 2.0, "b": 1.0}),
+    ("y = a * 3; w = y * y; u = w * 2; z = y + u", {"a": 0.5}),
+    ("c = a * b; d = c * c; e = d * c + a", {"a": 0.5, "b": -2.0}),
+)
+
+
+def program(statements: str, leaves: dict[str, float]) -> Callable[[Any], Graph]:
+    """The graph `statements` build from the leaves, with the Value class given: its last Value
+    is the root."""
+
+    def build(V: Any) -> Graph:
+        scope = {name: V(x) for name, x in leaves.items()}
+        for statement in statements.split("; "):
+            name, expression = statement.split(" = ")
+            scope[name] = eval(expression, {}, scope)  # noqa: S307 - the checker's own text
+        return scope[name], scope, list(leaves)
+
+    return build
+
+
+def titled(statements: str, leaves: dict[str, float]) -> str:
+    """The program as the learner reads it: `a = 2, b = -3; c = a * b; d = c + a`."""
+    return ", ".join(f"{k} = {fmt(x)}" for k, x in leaves.items()) + "; " + statements
+
+
 def dismantle(nodes: Sequence[Any]) -> None:
     """Empty each node's attributes: the graph then frees one node at a time. Freed whole, a
     chain of Values frees recursively, one C call per Value, and overflows the browser's stack."""
@@ -194,9 +228,14 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
             return problem
     missing = [n for n in order if inputs_of(n) and id(n) not in ran]
     if missing:
-        return Problem(
-            "visit-order", text("practice.never_ran", lang, node=walk.label(missing[-1]))
-        )
+        node = missing[-1]
+        # the evidence of a `visited` kept by number, or Values equal by their data: another
+        # node with the same data did run
+        twin = next((c.node for c in calls if c.node.data == node.data), None)
+        if twin is not None:
+            fields = {"node": walk.label(node), "twin": walk.label(twin), "data": fmt(node.data)}
+            return Problem("visit-order", text("practice.never_ran_equal", lang, **fields))
+        return Problem("visit-order", text("practice.never_ran", lang, node=walk.label(node)))
     return None
 
 
@@ -211,15 +250,18 @@ def _inputs_first(calls: Sequence[Call]) -> bool:
 
 # ---------------------------------------------------------------------------- backward
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
-    """The learner's backward() on a + a, b = a + a; c = b + b, the Stack Exchange graph (at its
-    numbers and at random ones), two backward() calls on graphs sharing their leaves, and a chain of
-    CHAIN Values (a challenge: a recursive sort passes with a note), against the engine."""
+    """The learner's backward() on a + a, b = a + a; c = b + b, the small graphs of FAMILY, the
+    Stack Exchange graph (at its numbers and at random ones), two backward() calls on graphs
+    sharing their leaves, a second call on a graph and on one that reuses its inner nodes, and a
+    chain of CHAIN Values (a challenge: a recursive sort passes with a note), against the
+    engine."""
     V = value_class(ns, lang)
     rng = random.Random(seed)
     x, y = rng.uniform(-2, 2), rng.uniform(-2, 2)
     graphs: list[tuple[str, Callable[[Any], Graph], bool]] = [
         ("a + a", lambda cls: twice(cls, x), True),
         ("b = a + a; c = b + b", lambda cls: twice_twice(cls, x), True),
+        *((titled(code, leaves), program(code, leaves), True) for code, leaves in FAMILY),
         (
             text("practice.se_graph", lang, a=2, b=3),
             lambda cls: stack_exchange(cls, 2.0, 3.0),
@@ -235,7 +277,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     result = CheckResult(ex.id, True, seed=seed, lang=lang)
     for title, build, small in graphs:
         if not small:  # the deep chain comes after the accumulation, which every graph needs
-            problem = _accumulates(V, x, y, lang)
+            problem = _accumulates(V, x, y, lang) or _again(V, lang)
             if problem is not None:
                 return result.fail(problem)
         problem = _graph(V, title, build, small, result, lang)
@@ -291,6 +333,40 @@ def _accumulates(V: Any, x: float, y: float, lang: str) -> Problem | None:
             return Problem(
                 "zeroes-leaves" if key.endswith("leaves") else "other", text(key, lang, **fields)
             )
+    return None
+
+
+def _again(V: Any, lang: str) -> Problem | None:
+    """backward() a second time, on the same graph and on a graph that reuses its inner nodes
+    (every grad set to 0 by hand between): the leaves get each pass's share. A `visited` or
+    `topo` kept from one call to the next (a global, a mutable default argument) leaves the
+    second pass with nothing to walk."""
+    for code, leaves, second in (
+        ("c = a * b", {"a": 2.0, "b": -3.0}, None),
+        ("c = a * b; d = c + a", {"a": 2.0, "b": -3.0}, "e = c * c"),
+    ):
+        title = titled(code, leaves)
+        root, names, _ = guarded(title, lang, partial(program(code, leaves), V))
+        eroot, enames, _ = program(code, leaves)(engine.Value)
+        guarded("backward()", lang, root.backward)
+        eroot.backward()
+        if second is None:  # the same graph again: each leaf gets its share twice
+            title += "; c.backward(); c.backward()"
+            guarded("backward()", lang, root.backward)
+            eroot.backward()
+        else:
+            title += f"; d.backward(); (every grad = 0); {second}; e.backward()"
+            for scope in (names, enames):
+                for v in scope.values():
+                    v.grad = 0
+                scope["e"] = scope["c"] * scope["c"]
+            guarded("backward()", lang, names["e"].backward)
+            enames["e"].backward()
+        for leaf in leaves:
+            if not close(names[leaf].grad, enames[leaf].grad, rel=1e-9):
+                found, want = fmt(names[leaf].grad), fmt(enames[leaf].grad)
+                fields = {"input": leaf, "found": found, "expected": want, "where": title}
+                return Problem("visit-order", text("practice.second_call", lang, **fields))
     return None
 
 

@@ -72,6 +72,13 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     if not close(a.grad, first, rel=1e-9):
         step = text("practice.twice_after_reset", lang, found=fmt(a.grad), expected=fmt(first))
         raise LearnerError(Problem("not-reset", step))
+    # and again: what zero_grad_all keeps from one call to the next (a mutable default `seen`)
+    # must not make it skip the nodes it met before
+    guarded("zero_grad_all(root)", lang, lambda: zero_grad_all(root))
+    for node, name in ((a, "a"), (m, "(a * a)"), (root, "root")):
+        if not close(node.grad, 0):
+            step = text("practice.second_zero", lang, node=name, value=fmt(node.grad))
+            raise LearnerError(Problem("not-reset", step))
 
     _check_train(train, V, rng, lang, result)
     return result
@@ -80,27 +87,29 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
 def _check_train(
     train: Callable[..., Any], V: Any, rng: random.Random, lang: str, result: CheckResult
 ) -> None:
-    """Run the learner's train() on a line fit. The grad each step used is read from what the
-    update did to the data (p.data += -lr * p.grad), so zeroing at the start of a step, before
-    loss_fn(), or at its end, after the update, are all right."""
+    """Run the learner's train() on a line fit, with a third parameter the loss does not use. The
+    grad each step used is read from what the update did to the data (p.data += -lr * p.grad),
+    so zeroing at the start of a step, before loss_fn(), or at its end, after the update, are all
+    right."""
     data = [(x, 2.0 * x - 1.0 + rng.uniform(-0.1, 0.1)) for x in (-1.0, -0.3, 0.4, 1.2)]
-    params = [V(rng.uniform(-1, 1)), V(rng.uniform(-1, 1))]
+    # w, b, and u: a parameter this loss does not use, holding a stale grad (a model's part
+    # that another loss trained): zeroing the parameters, not the graph, leaves it where it is
+    params = [V(rng.uniform(-1, 1)), V(rng.uniform(-1, 1)), V(0.5)]
+    params[2].grad = 3.0
     seen: list[list[float]] = []  # the parameters' numbers at each loss_fn()
 
     def loss_fn() -> Any:
         seen.append([float(p.data) for p in params])
-        return _loss(params, data)
+        return _loss(params[:2], data)
 
     guarded("train(params, loss_fn, steps, lr)", lang, lambda: train(params, loss_fn, STEPS, LR))
     if len(seen) != STEPS:
-        raise LearnerError(
-            Problem("graph-reused", text("practice.calls", lang, found=len(seen), steps=STEPS))
-        )
+        raise LearnerError(_wrong_count(seen, [float(p.data) for p in params], data, lang))
     seen.append([float(p.data) for p in params])  # after the last step
     rows = [Row("w (train)"), Row("b (train)")]
     used_before: list[float] = [0.0, 0.0]
     for step, (values, after) in enumerate(zip(seen, seen[1:]), start=1):
-        ev = [engine.Value(v) for v in values]
+        ev = [engine.Value(v) for v in values[:2]]
         _loss(ev, data).backward()
         want = [float(v.grad) for v in ev]
         used = [(v - a) / LR for v, a in zip(values, after)]  # the grad the update stepped by
@@ -116,7 +125,30 @@ def _check_train(
                 problem or Problem("other", text("practice.bad_update", lang, **fields, **expected))
             )
         used_before = used
+    # w and b stepped right, so their grads were zeroed; u may have taken one step on its stale
+    # grad (zeroing at the end of each step, after the update, comes after the first step)
+    if not any(close(seen[-1][2], u, rel=1e-12) for u in (0.5, 0.5 - LR * 3.0)):
+        moved = text("practice.unused_moved", lang, found=fmt(seen[-1][2]))
+        raise LearnerError(Problem("not-reset", moved))
     result.rows += rows
+
+
+def _wrong_count(
+    seen: list[list[float]], final: list[float], data: Sequence[tuple[float, float]], lang: str
+) -> Problem:
+    """Why train() called loss_fn another number of times than STEPS, on evidence: once, and the
+    parameters one right step from where they started (the loop ended after its first step: a
+    `return` in it?); once, and moved further (one graph, built before the loop, stepped on
+    again and again); or the loop's count."""
+    fields = {"found": len(seen), "steps": STEPS}
+    if len(seen) != 1:
+        return Problem("other", text("practice.calls_count", lang, **fields))
+    ev = [engine.Value(v) for v in seen[0][:2]]
+    _loss(ev, data).backward()
+    one_step = [x - LR * float(v.grad) for x, v in zip(seen[0], ev)]
+    if all(close(f, o, rel=1e-9) for f, o in zip(final, one_step)):
+        return Problem("other", text("practice.calls_one_step", lang, **fields))
+    return Problem("graph-reused", text("practice.calls", lang, **fields))
 
 
 def _wrong_update(
