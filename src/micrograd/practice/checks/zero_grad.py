@@ -119,10 +119,10 @@ def _check_train(
                 continue
             fields = {"step": step, "name": name, "found": fmt(used[i]), "expected": fmt(want[i])}
             problem = _wrong_update(used[i], want[i], used_before[i], step, fields, lang)
-            expected = {"expected": fmt(values[i] - LR * want[i])}
-            fields["found"] = fmt(after[i])
+            # else in words of the numbers: where the update took it, where it should have
+            fields.update(found=fmt(after[i]), expected=fmt(values[i] - LR * want[i]))
             raise LearnerError(
-                problem or Problem("other", text("practice.bad_update", lang, **fields, **expected))
+                problem or Problem("other", text("practice.bad_update", lang, **fields))
             )
         used_before = used
     # w and b stepped right, so their grads were zeroed; u may have taken one step on its stale
