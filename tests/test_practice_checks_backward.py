@@ -145,3 +145,28 @@ def test_forgetting_the_output_grad_of_one(tmp_path):
     result = check("backward", path)
     assert result.mistake == "no-output-grad"
     assert "self.grad = 1.0" in result.first_wrong_step
+
+
+def test_a_pre_order_walked_in_reverse_is_told_as_such_not_as_a_missing_reversed(tmp_path):
+    """The list built with each node appended before its inputs, then walked reversed: the code
+    has `reversed`, so the verdict names the pre-order, in both languages."""
+    preorder = RECURSIVE.replace(
+        "                for child in v._prev:\n                    build_topo(child)\n"
+        "                topo.append(v)\n",
+        "                topo.append(v)\n"
+        "                for child in v._prev:\n                    build_topo(child)\n",
+    )
+    assert preorder != RECURSIVE
+    path = mutate(tmp_path, solution("backward"), preorder)
+    result = check("backward", path)
+    assert result.mistake == "not-reversed"
+    assert "although the walk reverses its list" in result.first_wrong_step
+    assert "a pre-order" in result.first_wrong_step
+    zh = check("backward", path, lang="zh").first_wrong_step
+    assert "虽然遍历已经把列表逆序了" in zh and "前序" in zh
+    # without `reversed`, the verdict says to reverse
+    plain = check(
+        "backward",
+        mutate(tmp_path, solution("backward"), RECURSIVE.replace("reversed(topo)", "topo")),
+    )
+    assert "reversed(topo)" in plain.first_wrong_step

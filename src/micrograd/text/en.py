@@ -418,6 +418,10 @@ CATALOG: dict[str, str] = {
     "after every Value made from it, and this walk's order is not a topological order reversed "
     "(a walk from the output that runs each node the first time it meets it, as with a global "
     "visited set, or a node put in topo before its children, does this)",
+    "practice.preorder": "`{node}._backward()` ran before the nodes made from {node}, although "
+    "the walk reverses its list: the list was built with each node appended before its children "
+    "(a pre-order), so reversed it runs inputs first. Append a node after all its children "
+    "(`for child in v._prev: build_topo(child)`, then `topo.append(v)`), then walk it reversed",
     "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
     "closures ran inputs first. The order to walk is a topological order (each node appended "
     "after its children) reversed: `for v in reversed(topo): v._backward()`",

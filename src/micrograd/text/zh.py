@@ -375,6 +375,9 @@ CATALOG: dict[str, str] = {
     "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行，而这"
     "个顺序不是拓扑排序的逆序（从输出出发、第一次遇到节点就运行它，比如用全局的 visited 集合；或者在"
     "访问父节点之前就把节点放进了 topo，都会这样）",
+    "practice.preorder": "`{node}._backward()` 在用到 {node} 的节点之前就运行了，虽然遍历已经把列表逆序了："
+    "列表是每个节点先于它的父节点放进去的（前序），逆过来就成了父节点在前。要先处理完所有父节点再放入这个节点"
+    "（`for child in v._prev: build_topo(child)` 之后再 `topo.append(v)`），再逆序遍历",
     "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按输入在"
     "前的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
     "reversed(topo): v._backward()`",

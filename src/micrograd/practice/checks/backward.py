@@ -12,6 +12,7 @@ Expected numbers come from micrograd's engine.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -178,8 +179,11 @@ def true_grads(walk: Walk, order: Sequence[Any], root: Any) -> dict[int, float] 
     return grads
 
 
-def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Problem | None:
-    """The first wrong run in the learner's order: too early, twice, wrong amount, or missing."""
+def analyse(
+    walk: Walk, order: list[Any], calls: list[Call], root: Any, reverses: bool = False
+) -> Problem | None:
+    """The first wrong run in the learner's order: too early, twice, wrong amount, or missing.
+    `reverses`: whether the learner's backward() reverses the list it walks."""
     lang = walk.lang
     expected = true_grads(walk, order, root)
     consumers: dict[int, list[Any]] = {}
@@ -203,8 +207,10 @@ def analyse(walk: Walk, order: list[Any], calls: list[Call], root: Any) -> Probl
                 )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
             if late and _inputs_first(calls):
-                words = text("practice.inputs_first", lang, node=walk.label(node))
-                return Problem("not-reversed", words)
+                # the walk reverses its list already: the list itself is built outputs first
+                # (each node appended before its children), so reversed it runs inputs first
+                key = "practice.preorder" if reverses else "practice.inputs_first"
+                return Problem("not-reversed", text(key, lang, node=walk.label(node)))
             if late:
                 step = text(
                     "practice.too_early",
@@ -298,7 +304,7 @@ def _graph(
         walk = Walk({id(v): k for k, v in names.items()}, lang)
         order, calls = record(walk, root)
         guarded("backward()", lang, root.backward)
-        problem = analyse(walk, order, calls, root)
+        problem = analyse(walk, order, calls, root, _reverses(V))
     except LearnerError as e:
         problem, leaves, names = e.problem, [], {}
     eroot, enames, _ = build(engine.Value)
@@ -314,6 +320,15 @@ def _graph(
             problem = Problem("other", text("practice.grad_differs", lang, **fields))
     dismantle(order)
     return problem
+
+
+def _reverses(V: Any) -> bool:
+    """Whether the source of V.backward reverses a list (reversed(), [::-1], .reverse())."""
+    try:
+        source = inspect.getsource(V.backward)
+    except (OSError, TypeError):
+        return False
+    return any(way in source for way in ("reversed(", "[::-1]", ".reverse()"))
 
 
 def _accumulates(V: Any, x: float, y: float, lang: str) -> Problem | None:
