@@ -379,8 +379,10 @@ class Walk:
                 # what a closure may read in place of out.grad: any input's grad, but this
                 # input's grad after the step (which holds what it added)
                 grads = [*before, *(g for q, g in zip(distinct(operands), after) if q is not p)]
+                # what the closure adds to p with another upstream grad, from the same start
+                rerun = partial(_rerun, node, distinct(operands), before, p, b)
                 problem = self.diagnose(
-                    node, known, p, positions, b, a, upstream, not_attached, grads
+                    node, known, p, positions, b, a, upstream, not_attached, grads, rerun
                 )
                 place = None if not_attached else closure_at(node, self.lang)
                 if place is None:
@@ -399,9 +401,11 @@ class Walk:
         upstream: Any,
         not_attached: bool,
         grads: Sequence[Any] = (),
+        rerun: Callable[[float], float | None] | None = None,
     ) -> Problem:
         """Name the mistake behind a wrong step, and put the step in words (`grads`: the inputs'
-        grads before and after the step, any of which a closure may have read as upstream)."""
+        grads before and after the step, any of which a closure may have read as upstream;
+        `rerun(g)`: what the closure adds with another upstream g, the probe of a cause)."""
         _, local = known.run()
         shares = [local[i] * upstream for i in positions]
         expected = sum(shares)
@@ -464,7 +468,59 @@ class Walk:
         if read and not close(alone, 0):
             because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
-        return Problem("wrong-local", words, gap=gap)
+        return self._probed(words, found, upstream, alone, node, rerun, gap)
+
+    def _probed(
+        self,
+        words: str,
+        found: float,
+        upstream: Any,
+        alone: float,
+        node: Any,
+        rerun: Callable[[float], float | None] | None,
+        gap: float,
+    ) -> Problem:
+        """A wrong amount, told by what the closure adds with another upstream grad: the same
+        factor times it (a wrong local derivative), the same amount whatever it is (the upstream
+        grad not read: out.data, a number kept from before), its size without its sign; else
+        the step as it is, with no cause named."""
+        other = -2.5 * _float(upstream) if not close(upstream, 0) else -2.5
+        again = rerun(other) if rerun is not None else None
+        if again is None:
+            return Problem("other", words, gap=gap)
+        g = _float(upstream)
+        fields = {"node": self.label(node), "found": signed(found), "other": fmt(other)}
+        if close(found, 0) and close(again, 0):  # nothing, whatever the upstream: no cause told
+            because = text("practice.adds_nothing", self.lang, **fields)
+            return Problem("other", joined([words, because], self.lang), gap=gap)
+        if not close(g, 0) and close(again / other, found / g, rel=1e-6):
+            return Problem("wrong-local", words, gap=gap)  # in proportion: the factor is wrong
+        if close(again, found, rel=1e-9, abs_=1e-12) and not close(found, alone * g):
+            key = "practice.reads_out_data" if close(found, alone * _float(node.data)) else ""
+            because = text(key or "practice.upstream_unread", self.lang, **fields)
+            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+        if close(found, alone * abs(g)) and close(again, alone * abs(other)):
+            because = text("practice.upstream_sign", self.lang, **fields)
+            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+        return Problem("other", words, gap=gap)
+
+
+def _rerun(
+    node: Any, ins: Sequence[Any], before: Sequence[Any], p: Any, start: Any, upstream: float
+) -> float | None:
+    """Run node's closure again from the same start (each input's grad as before the step) with
+    the upstream grad `upstream`: what it adds to p (None if the closure raises)."""
+    held = node.grad
+    try:
+        for q, b in zip(ins, before):
+            q.grad = b
+        node.grad = upstream
+        node._backward()
+        return _difference(p.grad, start)
+    except Exception:  # noqa: BLE001 - the probe of a cause: a closure that fails tells none
+        return None
+    finally:
+        node.grad = held
 
 
 def closure_at(node: Any, lang: str) -> str | None:

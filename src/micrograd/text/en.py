@@ -342,6 +342,14 @@ CATALOG: dict[str, str] = {
     "of memory?): no verdict",
     "practice.apart_ended": "the code ended the check's process (exit status {code}, as "
     "os._exit() or a crash does) before a verdict: {said}",
+    "practice.upstream_unread": "with an upstream grad of {other} it adds {found} again: the "
+    "closure does not multiply by out.grad (it reads something else: a number kept from when "
+    "{node} was made, another Value's grad?)",
+    "practice.reads_out_data": "with an upstream grad of {other} it adds {found} again: the "
+    "closure multiplies by out.data, the output's number, where out.grad belongs",
+    "practice.upstream_sign": "with an upstream grad of {other} it adds the same size with the "
+    "wrong sign: the closure takes out.grad's size but drops its sign (abs?)",
+    "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
     "practice.both_operands": "`{input}` is both operands, so both shares add up",
     # the first wrong step
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
@@ -415,9 +423,7 @@ CATALOG: dict[str, str] = {
     "backward() starts by setting the output's grad to 1 (self.grad = 1.0)",
     "practice.too_early": "`{node}._backward()` ran while {node}.grad was {found}; expected "
     "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
-    "after every Value made from it, and this walk's order is not a topological order reversed "
-    "(a walk from the output that runs each node the first time it meets it, as with a global "
-    "visited set, or a node put in topo before its children, does this)",
+    "after every Value made from it, and this walk's order is not a topological order reversed",
     "practice.preorder": "`{node}._backward()` ran before the nodes made from {node}, although "
     "the walk reverses its list: the list was built with each node appended before its children "
     "(a pre-order), so reversed it runs inputs first. Append a node after all its children "
@@ -475,6 +481,10 @@ CATALOG: dict[str, str] = {
     "against it: the update went uphill. Step against it: p.data += -lr * p.grad",
     "practice.nested": "`{what}` is a {kind}: parameters() must be one flat list of Values. Join "
     "the neurons' lists: [p for n in self.neurons for p in n.parameters()]",
+    "practice.param_order_listed": "the network computes the right outputs with its neurons' own "
+    "w and b, but parameters() lists them in another order than the lecture's: layer by layer, "
+    "neuron by neuron, each neuron's w then its b (an optimizer pairs each parameter with its "
+    "state by that order, and saved weights load by it)",
     "practice.param_order": "your parameters() lists each neuron's b before its w: the forward "
     "pass is right only when the parameters are read in that order. List them as the lecture "
     "does, w then b (self.w + [self.b]): the order an optimizer, a saved model and this check "

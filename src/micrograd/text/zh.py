@@ -309,6 +309,12 @@ CATALOG: dict[str, str] = {
     "`except:`？）：检查进程已被结束",
     "practice.apart_signal": "代码运行时检查进程被 {how} 杀掉了（内存不够？）：没有结论",
     "practice.apart_ended": "代码在给出结论之前结束了检查进程（退出状态 {code}，像 os._exit() 或崩溃那样）：{said}",
+    "practice.upstream_unread": "上游梯度换成 {other} 时它仍然加 {found}：闭包没有乘以 out.grad（它读的是别的东西："
+    "{node} 建好时记下的一个数，还是另一个 Value 的梯度？）",
+    "practice.reads_out_data": "上游梯度换成 {other} 时它仍然加 {found}：闭包乘的是 out.data（输出节点的数值），"
+    "应当乘 out.grad",
+    "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
+    "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
     "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
     # the first wrong step
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
@@ -373,8 +379,7 @@ CATALOG: dict[str, str] = {
     "要把输出节点的梯度设为 1（self.grad = 1.0）",
     "practice.too_early": "`{node}._backward()` 运行时 {node}.grad 是 {found}；应当是 {expected}："
     "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行，而这"
-    "个顺序不是拓扑排序的逆序（从输出出发、第一次遇到节点就运行它，比如用全局的 visited 集合；或者在"
-    "访问父节点之前就把节点放进了 topo，都会这样）",
+    "个顺序不是拓扑排序的逆序",
     "practice.preorder": "`{node}._backward()` 在用到 {node} 的节点之前就运行了，虽然遍历已经把列表逆序了："
     "列表是每个节点先于它的父节点放进去的（前序），逆过来就成了父节点在前。要先处理完所有父节点再放入这个节点"
     "（`for child in v._prev: build_topo(child)` 之后再 `topo.append(v)`），再逆序遍历",
@@ -424,6 +429,8 @@ CATALOG: dict[str, str] = {
     "上走了。要逆着梯度走：p.data += -lr * p.grad",
     "practice.nested": "`{what}` 是 {kind}：parameters() 必须是一个由 Value 组成的扁平列表。把各个神经"
     "元的列表连起来：[p for n in self.neurons for p in n.parameters()]",
+    "practice.param_order_listed": "网络用神经元自己的 w 和 b 算出的输出是对的，但 parameters() 列出它们的顺序和讲座的不同："
+    "应当逐层、逐个神经元，每个神经元先 w 后 b（优化器按这个顺序把每个参数和它的状态对应起来，保存的权重也按它读回）",
     "practice.param_order": "你的 parameters() 把每个神经元的 b 列在 w 前面：只有按这个顺序读参数，前"
     "向的结果才对。请按讲座的顺序列出，先 w 后 b（self.w + [self.b]）：优化器、保存的模型和这个检查"
     "都按这个顺序读",

@@ -175,6 +175,10 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     last = lasts[0] if lasts else None
     if last is None and _bias_first(values, act, outs, sample):
         raise LearnerError(Problem("param-order", text("practice.param_order", lang)))
+    if last is None and _fits_by_structure(model, act, outs, sample):
+        # the network computes right with its neurons' own w and b: parameters() lists them in
+        # another order (all weights first, a set, ...)
+        raise LearnerError(Problem("param-order", text("practice.param_order_listed", lang)))
     replica = None if last is None else _replica(values, act, last)
     if replica is None:
         fields = {
@@ -202,6 +206,28 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             step = text("practice.mlp_grad", lang, index=i, found=found, expected=want)
             raise LearnerError(Problem("other", step))
     return model, params, row, [_replica(values, act, last) for last in lasts]
+
+
+def _fits_by_structure(model: Any, act: str, outs: list[Any], sample: list[Any]) -> bool:
+    """Whether the network's forward is right with the weights read from its structure as the
+    lecture builds it (model.layers, each layer's neurons, each neuron's w and b), whatever
+    order parameters() gives them in."""
+    try:
+        values = [
+            float(x.data)
+            for layer in model.layers
+            for neuron in layer.neurons
+            for x in [*neuron.w, neuron.b]
+        ]
+    except (AttributeError, TypeError):  # not the lecture's structure: nothing to tell by
+        return False
+    return any(
+        all(
+            close(o.data, _replica(values, act, last)(s).data, rel=1e-9)
+            for o, s in zip(outs, sample)
+        )
+        for last in (act, "linear")
+    )
 
 
 def _bias_first(values: list[float], act: str, outs: list[Any], sample: list[Any]) -> bool:

@@ -134,6 +134,8 @@ def _with_number(e: LearnerError, spec: OpSpec, point: Point, what: str, lang: s
     cause = e.__cause__
     if point.number is None or not isinstance(cause, (AttributeError, TypeError, RecursionError)):
         return e
+    if isinstance(cause, AttributeError) and not isinstance(cause.obj, (int, float)):
+        return e  # an attribute missing from a Value (a typo), not from the number: no claim
     error = f"{type(cause).__name__}: {cause}".splitlines()[0]
     method = "__r" + spec.method.removeprefix("__")
     if isinstance(cause, RecursionError):  # `other * self` in __rmul__ asks __rmul__ again
@@ -159,9 +161,12 @@ def _depending(leaves: Sequence[Any], outs: Sequence[Any]) -> set[int]:
 
 def _plainer(first: Problem | None, other: Problem | None) -> Problem | None:
     """Of the first failing point and another, the one where the same mistake shows far more
-    (1 - x**2 for 1 - t**2 differs in the sixth digit near 0, visibly at 1.5)."""
+    (1 - x**2 for 1 - t**2 differs in the sixth digit near 0, visibly at 1.5), or where a cause
+    was found when the first told none (it raised at a negative base, its rule shows at 2)."""
     if first is None or other is None:
         return first or other
+    if first.mistake == "other" and other.mistake != "other":  # a cause found on evidence
+        return other
     plainer = other.mistake == first.mistake and other.gap > 100 * first.gap
     return other if plainer else first
 
