@@ -13,8 +13,8 @@ def test_the_table_and_html(tmp_path):
     assert text.splitlines()[0] == "op-div: passed"
     assert "max diff (central differences)" in text
     assert [r.name for r in result.rows] == ["a", "b"]
-    # 3 random points, 3 edges, a used twice, and a beside a number on either side
-    assert [r.points for r in result.rows] == [9, 6]
+    # 3 random points, 3 edges, a used twice, and a beside an int and a fraction on either side
+    assert [r.points for r in result.rows] == [11, 6]
     assert "Each input's grads at the points checked" in text
     bad = CheckResult("op-x", False, "other", "a <b> & 'c'", [Row("<i>", points=1)], seed=1)
     page = bad._repr_html_()

@@ -119,10 +119,11 @@ def _power_const(op: str) -> float | None:
 
 
 def _tries(known: Known) -> bool:
-    """Whether the rule runs on the operands' data (it may be outside the rule's domain)."""
+    """Whether the rule runs on the operands' data (it may be outside the rule's domain, or no
+    real number: a complex power of a negative base)."""
     try:
         known.run()
-    except (ArithmeticError, ValueError):
+    except (ArithmeticError, ValueError, TypeError):
         return False
     return True
 

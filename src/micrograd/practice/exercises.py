@@ -117,7 +117,12 @@ def _base_and_exponent(rng: random.Random) -> Point:
     return Point((rng.uniform(0.5, 3), rng.uniform(-2, 2)))
 
 
-NUMBERS = (Point((1.5, 2.0), number=1), Point((3.0, -1.25), number=0))  # a + 2 and 3 + a
+NUMBERS = (  # a + 2 and 3 + a, and a fraction on either side: a + 2.5, 0.5 + a
+    Point((1.5, 2.0), number=1),
+    Point((3.0, -1.25), number=0),
+    Point((-0.75, 2.5), number=1),
+    Point((0.5, 1.75), number=0),
+)
 BINARY_EDGES = (
     Point((0.0, 1.5)),
     Point((-2.5, -0.75)),
@@ -172,7 +177,13 @@ _ROWS = (
         "{0}.tanh()",
         lambda a, k: a.tanh(),
         _one(-2, 2),
-        (Point((0.0,)), Point((-0.8,)), Point((30.0,)), Point((0.6,), twice=True)),
+        (
+            Point((0.0,)),
+            Point((-0.8,)),
+            Point((30.0,)),
+            Point((-400.0,)),  # cosh(400)**2 overflows: 1 - t**2 does not
+            Point((0.6,), twice=True),
+        ),
     ),
     _op(
         "op-exp",

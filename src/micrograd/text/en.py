@@ -474,6 +474,11 @@ CATALOG: dict[str, str] = {
     "practice.calls_one_step": "train() called loss_fn once for steps={steps}, and the "
     "parameters moved by one right step: the loop ended after its first step (a `return` inside "
     "the loop?)",
+    "practice.leaf_behind_zero": "zero_grad_all(b * c + b), on a graph not backwarded yet whose "
+    "leaves hold grads from another, left `{node}.grad` at {value}: the walk stopped at a node "
+    "whose grad was already 0 (its inputs may still hold theirs)",
+    "practice.params_again": "MLP.parameters() gave {first} Values, and {second} when asked "
+    "again: it adds to a list it keeps (self.w.append(self.b)?) instead of making a new one",
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP
@@ -596,6 +601,9 @@ CATALOG: dict[str, str] = {
     "got {found}",
     "practice.softmax_forward": "softmax(logits)[{i}] is {found}; expected {expected} (exp of "
     "logit {i} over the sum of the exps)",
+    "practice.graph_cut_leaf": "softmax(logits)[{i}] is {value}, a Value with no inputs: it was "
+    "made anew from a number (Value(x.data), or a constant put in its place), so no gradient "
+    "reaches {logit} through it. Keep it the result of ops on the logits",
     "practice.graph_cut": "softmax(logits)[{i}] has the right value, but its graph does not reach "
     "{logit}: a number was taken out of the graph with .data (a denominator such as `sum(c.data "
     "for c in counts)` is a plain float), so no gradient flows back through it. Compute with the "

@@ -422,6 +422,10 @@ CATALOG: dict[str, str] = {
     "backward() 和更新，所以循环要运行 `steps` 次（range(steps)）",
     "practice.calls_one_step": "steps={steps} 时 train() 只调用了一次 loss_fn，参数也只正确地走了一步："
     "循环在第一步之后就结束了（循环里有 `return`？）",
+    "practice.leaf_behind_zero": "在还没有反向传播、叶子节点却带着另一个计算图的梯度的 b * c + b 上，"
+    "zero_grad_all 之后 `{node}.grad` 仍是 {value}：遍历在一个梯度已经是 0 的节点处停下了（它的父节点可能仍带着梯度）",
+    "practice.params_again": "MLP.parameters() 给出了 {first} 个 Value，再调用一次却给出 {second} 个："
+    "它往一个自己保存的列表里追加（self.w.append(self.b)？），而不是每次新建一个列表",
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP
@@ -536,6 +540,8 @@ CATALOG: dict[str, str] = {
     "际有 {found} 个",
     "practice.softmax_forward": "softmax(logits)[{i}] 是 {found}；应该是 {expected}（第 {i} 个 "
     "logit 的 exp 除以所有 exp 之和）",
+    "practice.graph_cut_leaf": "softmax(logits)[{i}] 是 {value}，一个没有父节点的 Value：它是用一个数新建的"
+    "（Value(x.data)，或者放在它位置上的一个常数），梯度经过它传不到 {logit}。它要一直是对 logits 做运算得到的结果",
     "practice.graph_cut": "softmax(logits)[{i}] 的数值是对的，但它的计算图连不到 {logit}：有一个数"
     "经 .data 脱离了计算图（像 `sum(c.data for c in counts)` 这样的分母只是一个普通的 float），梯度"
     "从这里传不回去。要用 Value 来算：`sum(counts)`",

@@ -83,7 +83,24 @@ FAMILY = (
     ("c = a + b; d = b + a; e = c * d", {"a": 2.0, "b": 1.0}),
     ("y = a * 3; w = y * y; u = w * 2; z = y + u", {"a": 0.5}),
     ("c = a * b; d = c * c; e = d * c + a", {"a": 0.5, "b": -2.0}),
+    # a node whose grad is 0 (a factor of 0) before others that pass a share: either order
+    ("x = a + a; m = x * b; w = a * a; z = m + w", {"a": 1.5, "b": 0.0}),
+    ("w = a * a; x = a + a; m = x * b; z = w + m", {"a": 1.5, "b": 0.0}),
 )
+RANDOM_GRAPHS = 12  # drawn now, of 3 to 6 ops, after FAMILY: orders a fixed graph may miss
+
+
+def random_program(rng: random.Random) -> tuple[str, dict[str, float]]:
+    """A small random graph on a and b: each new Value the sum or product of two before it
+    (one used twice, at times), the numbers small integers, 0 and equal data among them."""
+    leaves = {"a": float(rng.choice((-2, -1, 0, 1, 2, 3))), "b": float(rng.choice((-1, 0, 1, 2)))}
+    names = list(leaves)
+    statements = []
+    for name in "cdefgh"[: rng.randint(3, 6)]:
+        x, y = rng.choice(names), rng.choice(names)
+        statements.append(f"{name} = {x} {rng.choice('+*')} {y}")
+        names.append(name)
+    return "; ".join(statements), leaves
 
 
 def program(statements: str, leaves: dict[str, float]) -> Callable[[Any], Graph]:
@@ -268,6 +285,12 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         ("a + a", lambda cls: twice(cls, x), True),
         ("b = a + a; c = b + b", lambda cls: twice_twice(cls, x), True),
         *((titled(code, leaves), program(code, leaves), True) for code, leaves in FAMILY),
+        *(
+            (titled(code, leaves), program(code, leaves), True)
+            for code, leaves in sorted(
+                (random_program(rng) for _ in range(RANDOM_GRAPHS)), key=lambda p: len(p[0])
+            )
+        ),
         (
             text("practice.se_graph", lang, a=2, b=3),
             lambda cls: stack_exchange(cls, 2.0, 3.0),

@@ -149,6 +149,10 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     model = guarded("MLP(2, [8, 8, 1])", lang, lambda: MLP(2, MLP_SIZES[1:]))
     params = guarded("MLP.parameters()", lang, lambda: list(model.parameters()))
     _all_values(params, "MLP.parameters()", lang)
+    again = guarded("MLP.parameters()", lang, lambda: list(model.parameters()))
+    if [id(p) for p in again] != [id(p) for p in params]:  # a list kept and added to
+        counts = {"first": len(params), "second": len(again)}
+        raise LearnerError(Problem("param-count", text("practice.params_again", lang, **counts)))
     count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
     if len(params) != count:
         step = text("practice.mlp_params_count", lang, found=len(params), expected=count)

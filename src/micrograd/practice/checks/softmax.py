@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.diagnose import Walk, topo
+from micrograd.practice.diagnose import Walk, inputs_of, topo
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
@@ -60,8 +60,11 @@ def _cut(probs: list[Any], leaves: list[Any], names: dict[int, str], lang: str) 
         reached = {id(node) for node in topo([p])}
         missing = [names[id(v)] for v in leaves if id(v) not in reached]
         if missing:
-            fields = {"i": i, "logit": missing[0]}
-            return Problem("graph-cut", text("practice.graph_cut", lang, **fields))
+            fields = {"i": i, "logit": missing[0], "value": fmt(p.data)}
+            # a probability that is a leaf was made anew from a number; else a number with no
+            # graph entered it on the way
+            key = "practice.graph_cut_leaf" if not inputs_of(p) else "practice.graph_cut"
+            return Problem("graph-cut", text(key, lang, **fields))
     return None
 
 
@@ -76,6 +79,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         ([rng.uniform(-3, 3) for _ in range(4)], rng.randrange(4), False) for _ in range(3)
     ]
     cases += [([1.0, 1.0, 1.0, 1.0], 2, False), ([8.0, -8.0, 0.0, 2.0], 1, False)]
+    cases.append(([0.0, 30.0, -30.0, 5.0], 2, False))  # the target's probability ~1e-26
     cases.append(([0.5, -1.0], 2, True))  # logits [a, b, a]: a Value used twice
     rows = [Row(f"logits[{i}]") for i in range(4)]
     first: Problem | None = None

@@ -80,6 +80,17 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             step = text("practice.second_zero", lang, node=name, value=fmt(node.grad))
             raise LearnerError(Problem("not-reset", step))
 
+    # a graph not backwarded yet (every inner grad 0) whose leaves hold grads from another:
+    # zero_grad_all must walk past a node whose grad is already 0
+    b, c = V(1.5), V(-0.5)
+    other = guarded("b * c + b", lang, lambda: b * c + b)
+    b.grad, c.grad = 2.0, -3.0
+    guarded("zero_grad_all(b * c + b)", lang, lambda: zero_grad_all(other))
+    for node, name in ((b, "b"), (c, "c")):
+        if not close(node.grad, 0):
+            step = text("practice.leaf_behind_zero", lang, node=name, value=fmt(node.grad))
+            raise LearnerError(Problem("not-reset", step))
+
     _check_train(train, V, rng, lang, result)
     return result
 
