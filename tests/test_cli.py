@@ -704,3 +704,56 @@ def test_sample_refuses_a_bad_model_file_in_one_line(tmp_path, capsys):
         code, _, err = run_cli(capsys, *argv)
         assert code == status and err.count("\n") == 1 and words in err, (argv, err)
         assert "Traceback" not in err
+
+
+def _tiny_gpt(tmp_path, docs, name="tiny.json", change=None):
+    """A small GPT on the characters of `docs`, saved (after `change(model)`): its path."""
+    from micrograd.data import CharTokenizer
+    from micrograd.gpt import GPT
+    from micrograd.io import save_gpt
+
+    tokenizer = CharTokenizer(docs)
+    random.seed(0)
+    model = GPT(tokenizer.vocab_size, block_size=4, n_layer=1, n_embd=4, n_head=1)
+    if change is not None:
+        change(model)
+    path = tmp_path / name
+    save_gpt(model, tokenizer, path)
+    return path
+
+
+def test_sample_shows_a_control_character_as_its_escape_never_raw(tmp_path, capsys):
+    """A model file is data people share: the names it draws reach the terminal with their
+    control characters escaped (ESC ] 0 ; would set the window title, ESC [ 2 J clear it)."""
+    path = _tiny_gpt(tmp_path, ["\x1b]0;x\x07", "\x1b[2J"])
+    code, out, _ = run_cli(capsys, "sample", str(path), "-n", "10", "--seed", "1")
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b" in out  # drawn, and shown as its escape
+
+
+def test_a_model_file_with_a_long_block_or_half_a_character_is_refused(tmp_path, capsys):
+    path = _tiny_gpt(tmp_path, ["ab"])
+    doc = json.loads(path.read_text())
+    doc["architecture"]["block_size"] = 3000  # sampling would take minutes a name
+    path.write_text(json.dumps(doc))
+    code, _, err = run_cli(capsys, "sample", str(path))
+    assert code == 1 and "block_size 3,000 is more than this format's 256" in err
+    doc = json.loads(_tiny_gpt(tmp_path, ["ab"], "half.json").read_text())
+    doc["tokenizer"]["chars"] = "a\ud800"
+    bad = tmp_path / "half.json"
+    bad.write_text(json.dumps(doc))
+    code, _, err = run_cli(capsys, "sample", str(bad))
+    assert code == 1 and "'\\ud800', no character" in err and err.count("\n") == 1
+
+
+def test_a_model_of_finite_numbers_whose_logits_overflow_is_named_with_its_file(tmp_path, capsys):
+    def huge(model):
+        for p in [*model.wte.parameters(), *model.wpe.parameters()]:
+            p.data = 1.7e308  # each finite; their sums are not
+
+    path = _tiny_gpt(tmp_path, ["ab"], change=huge)
+    code, _, err = run_cli(capsys, "sample", str(path))
+    assert code == 1 and err.count("\n") == 1
+    assert str(path) in err and "are not finite" in err
+    assert "Total of weights" not in err

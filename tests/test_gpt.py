@@ -218,8 +218,12 @@ CORRUPT = {
         'architecture must be {"type": "GPT"',
     ),
     "huge": (
-        lambda d: _edit(d, architecture__block_size=10**9),
+        lambda d: _edit(d, architecture__n_embd=2**16, architecture__n_head=1),
         "more than this format's 10,000,000",
+    ),
+    "long block": (
+        lambda d: _edit(d, architecture__block_size=10**9),
+        "block_size 1,000,000,000 is more than this format's 256",
     ),
     "extra": (lambda d: _edit(d, architecture__dropout=0), "unknown entries"),
 }

@@ -407,7 +407,7 @@ def _apply2(op: str, a: Value, b: Operand) -> Value:
 
 
 def _apply1(op: str, a: Value, rule: str = "", *consts: float, m: Any = None) -> Value:
-    """Run the one-input op `op` on a (by `rule` with `consts` for x**k; on m, FloatMath or other)."""
+    """Run the one-input op `op` on a (x**k by the rule "**k" with k in `consts`; m: FloatMath)."""
     try:
         data, (da,) = OPS[rule or op](m or FloatMath, a.data, *consts)
     except (ArithmeticError, ValueError) as e:
@@ -442,7 +442,7 @@ def _chain_rule_step(v: Value, m: Any = None) -> None:
     for x, d in zip(v._prev, local):
         # A float 0 may be an underflow meeting an overflow upstream, whose true product is
         # finite: multiplied as usual, the nan says it is lost; an int 0 is a dead relu.
-        dead = d == 0 and type(d) is int and not math.isfinite(getattr(g, "data", g))  # g: a Value
+        dead = d == 0 and type(d) is int and not math.isfinite(getattr(g, "data", g))  # or a Value
         x.grad += 0.0 if dead else d * g
 
 

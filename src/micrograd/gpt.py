@@ -410,6 +410,8 @@ class GPT(Module):
         cache, token, drawn = self.new_cache(), start, []
         for _ in range(self.block_size):
             logits = [z.data for z in self(token, cache)]
+            if not all(map(math.isfinite, logits)):  # numbers that overflowed on the way
+                raise FloatingPointError(f"{self.spec}: logits {logits[:3]}... are not finite")
             top = max(logits)  # exp of (logit - max) / temperature: at most 1, never overflows
             weights = [math.exp((z - top) / temperature) for z in logits]
             token = choose(range(self.vocab_size), weights=weights)[0]

@@ -24,6 +24,9 @@ from micrograd.nn import ACTIVATIONS, MLP, Module
 FORMAT = "micrograd-model"
 VERSION = 1
 MAX_PARAMETERS = 10_000_000  # ~1.5 GB of Values: what load() builds from one file at most
+# the longest block a GPT file may have: sampling a name costs the square of its length (a file
+# of 78 KB with a block of 3,000 kept `micrograd sample` busy for minutes a name); microgpt's is 16
+MAX_BLOCK = 256
 
 
 def to_json(model: MLP) -> dict[str, Any]:
@@ -336,6 +339,11 @@ def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int],
         raise ValueError(
             f"{path}: n_embd={config['n_embd']} is not a multiple of n_head={config['n_head']}"
         )
+    if config["block_size"] > MAX_BLOCK:
+        raise ValueError(
+            f"{path}: block_size {config['block_size']:,} is more than this format's {MAX_BLOCK} "
+            "(drawing a name takes time that grows with the square of the block)"
+        )
     count = gpt_parameter_count(**config)
     if count > MAX_PARAMETERS:
         raise ValueError(
@@ -354,6 +362,11 @@ def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int],
         raise ValueError(
             f'{path}: tokenizer must be {{"type": "characters", "chars": "..."}} with its '
             f"distinct characters in sorted order, got {shown}"
+        )
+    unpaired = [c for c in chars if 0xD800 <= ord(c) <= 0xDFFF]
+    if unpaired:  # half of a character: nothing can print or save it
+        raise ValueError(
+            f"{path}: the tokenizer's characters hold {ascii(unpaired[0])}, no character"
         )
     if len(chars) + 1 != config["vocab_size"]:
         raise ValueError(

@@ -361,6 +361,12 @@ MEAN_OF = 50  # the loss picture's running mean: one name a step makes each step
 BOS_LABEL = "·"  # BOS on the attention picture's axes
 
 
+def printable(name: str) -> str:
+    """A name made up by a GPT, as a terminal may show it: a character that is not printable
+    (a control sequence a model file can make it draw) written as its escape, `\\x1b`."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in name)
+
+
 def attention_picture(
     model: GPT, tokenizer: CharTokenizer, name: str, lang: str = "en", path: str | None = None
 ) -> bytes:
@@ -428,7 +434,7 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     final = sum(losses[-last:]) / last
     print(say("gpt.out_loss", lang, first=losses[0], last=final, n=last), file=out)
     for i, name in enumerate(samples, 1):
-        print(say("gpt.out_sample", lang, i=i, name=name), file=out)
+        print(say("gpt.out_sample", lang, i=i, name=printable(name)), file=out)
     files = {"gpt.json": gpt_bytes(model, tokenizer)}  # everything made before anything is written
     if not args.no_plot:
         files["gpt_loss.png"] = plot.next_token_loss(losses, model.spec, len(docs), MEAN_OF, lang)
@@ -460,8 +466,11 @@ def sample_command(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with tuned():
         for i in range(1, args.n + 1):
-            name = tokenizer.decode(model.sample(tokenizer, args.temperature, rng))
-            print(say("gpt.out_sample", lang, i=i, name=name))
+            try:
+                name = tokenizer.decode(model.sample(tokenizer, args.temperature, rng))
+            except FloatingPointError as e:  # finite numbers whose sums overflow
+                raise ValueError(say("gpt.err_bad_model", lang, why=f"{args.model}: {e}")) from None
+            print(say("gpt.out_sample", lang, i=i, name=printable(name)))
             if i == 1 and args.attention is not None:
                 attention_picture(model, tokenizer, name, lang, args.attention)
     if args.attention is not None:

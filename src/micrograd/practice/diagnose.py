@@ -382,8 +382,10 @@ class Walk:
                 grads = [*before, *(g for q, g in zip(distinct(operands), after) if q is not p)]
                 # what the closure adds to p with another upstream grad, from the same start
                 rerun = partial(_rerun, node, distinct(operands), before, p, b)
+                # what p holds after the closure runs from another start (the same upstream)
+                shifted = partial(_shifted, node, distinct(operands), before, p, upstream)
                 problem = self.diagnose(
-                    node, known, p, positions, b, a, upstream, not_attached, grads, rerun
+                    node, known, p, positions, b, a, upstream, not_attached, grads, rerun, shifted
                 )
                 place = None if not_attached else closure_at(node, self.lang)
                 if place is None:
@@ -403,6 +405,7 @@ class Walk:
         not_attached: bool,
         grads: Sequence[Any] = (),
         rerun: Callable[[float], float | None] | None = None,
+        shifted: Callable[[float], float | None] | None = None,
     ) -> Problem:
         """Name the mistake behind a wrong step, and put the step in words (`grads`: the inputs'
         grads before and after the step, any of which a closure may have read as upstream;
@@ -431,6 +434,12 @@ class Walk:
         overwritten = (not close(before, 0, abs_=0) or len(positions) > 1) and any(
             close(after, s) for s in [*shares, expected]
         )
+        if overwritten and shifted is not None:  # `=` predicts the same result from any start
+            again = shifted(7.0)
+            overwritten = again is not None and close(again, after)
+        if not overwritten and len(positions) > 1 and any(close(found, s) for s in shares):
+            because = text("practice.one_share", self.lang, input=name, n=len(positions))
+            return Problem("other", joined([words, because], self.lang), gap=gap)
         if overwritten:
             total = fmt(_sum(before, expected))
             share = fmt(expected) if expected >= 0 else f"({fmt(expected)})"
@@ -449,7 +458,8 @@ class Walk:
             xs = [float(o.data) for o in known.operands]
             wrong = swapped(*xs, known.k)
             guess = sum(wrong[i] * upstream for i in positions)
-            if close(found, guess) and not close(guess, expected):
+            # a guess of 0 tells nothing: it is also what a closure adds that adds nothing
+            if close(found, guess) and not close(guess, expected) and not close(guess, 0):
                 key, mistake = f"practice.swapped.{known.rule.op}", "input-output-swapped"
                 if known.rule.arity == 2:
                     own = known.rule.op == "*" and len(positions) == 1
@@ -518,6 +528,24 @@ def _rerun(
         node.grad = upstream
         node._backward()
         return _difference(p.grad, start)
+    except Exception:  # noqa: BLE001 - the probe of a cause: a closure that fails tells none
+        return None
+    finally:
+        node.grad = held
+
+
+def _shifted(
+    node: Any, ins: Sequence[Any], before: Sequence[Any], p: Any, upstream: Any, shift: float
+) -> float | None:
+    """What p holds after node's closure runs from a start `shift` above its own (the others
+    as before the step), with the same upstream grad (None if the closure raises)."""
+    held = node.grad
+    try:
+        for q, b in zip(ins, before):
+            q.grad = b + shift if q is p else b
+        node.grad = upstream
+        node._backward()
+        return _float(p.grad)
     except Exception:  # noqa: BLE001 - the probe of a cause: a closure that fails tells none
         return None
     finally:

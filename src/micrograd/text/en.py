@@ -350,6 +350,8 @@ CATALOG: dict[str, str] = {
     "practice.upstream_sign": "with an upstream grad of {other} it adds the same size with the "
     "wrong sign: the closure takes out.grad's size but drops its sign (abs?)",
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
+    "practice.one_share": "`{input}` is {n} of this node's operands, so it gets {n} shares, "
+    "one for each; it got one",
     "practice.both_operands": "`{input}` is both operands, so both shares add up",
     # the first wrong step
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
@@ -495,6 +497,15 @@ CATALOG: dict[str, str] = {
     "does, w then b (self.w + [self.b]): the order an optimizer, a saved model and this check "
     "read them in",
     "practice.syntax": "your code could not be run: line {line} is not Python: {reason} ({code})",
+    "practice.params_replaced": "train() left new Values in params where the parameters were: the "
+    "graph loss_fn() builds holds the old ones, so their grads are not the ones zeroed, and the "
+    "model trains what it no longer holds. Zero each Value's grad in place (p.grad = 0)",
+    "practice.mlp_first_layer_only": "MLP(2, [8, 8, 1]) has {found} parameters, those of its "
+    "first layer alone; expected {expected}: the loop that builds the layers ended after the "
+    "first (a `return` inside it?)",
+    "practice.mlp_output_changes": "MLP(2, [8, 8, 1])(x), called on three points in turn, "
+    "returned {kinds}: what it returns changes from call to call (a list kept on a layer and "
+    "added to, instead of made anew in each call?)",
     "practice.mlp_params_count": "MLP(2, [8, 8, 1]) has {found} parameters; expected {expected}: "
     "its layers take 2, 8 and 8 inputs into 8, 8 and 1 neurons, (2+1)·8 + (8+1)·8 + (8+1)·1. Each "
     "Layer's nin is the size before it: sz = [nin] + nouts, then Layer(sz[i], sz[i + 1])",

@@ -315,6 +315,7 @@ CATALOG: dict[str, str] = {
     "应当乘 out.grad",
     "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
     "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
+    "practice.one_share": "`{input}` 是这个节点的 {n} 个操作数，所以要得到 {n} 份梯度，每个一份；它只得到了一份",
     "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
     # the first wrong step
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
@@ -439,6 +440,12 @@ CATALOG: dict[str, str] = {
     "向的结果才对。请按讲座的顺序列出，先 w 后 b（self.w + [self.b]）：优化器、保存的模型和这个检查"
     "都按这个顺序读",
     "practice.syntax": "你的代码无法运行：第 {line} 行不是合法的 Python：{reason}（{code}）",
+    "practice.params_replaced": "train() 在 params 里放进了新的 Value，替换了原来的参数：loss_fn() 建出的计算图仍然"
+    "用着旧的参数，被清零的不是它们的梯度，模型训练的是它已经不再持有的东西。要就地把每个 Value 的梯度设为 0（p.grad = 0）",
+    "practice.mlp_first_layer_only": "MLP(2, [8, 8, 1]) 有 {found} 个参数，只是第一层的；应当是 {expected} 个："
+    "建各层的循环在第一层之后就结束了（循环里有 `return`？）",
+    "practice.mlp_output_changes": "MLP(2, [8, 8, 1])(x) 在三个点上依次调用，返回的是 {kinds}：返回的东西一次和一次不同"
+    "（是不是在层上保存了一个列表并不断往里加，而不是每次调用都新建？）",
     "practice.mlp_params_count": "MLP(2, [8, 8, 1]) 有 {found} 个参数；应当是 {expected}：它的三层分别"
     "把 2、8、8 个输入送进 8、8、1 个神经元，(2+1)·8 + (8+1)·8 + (8+1)·1。每一层的 nin 是它前面那"
     "一层的大小：sz = [nin] + nouts，然后 Layer(sz[i], sz[i + 1])",

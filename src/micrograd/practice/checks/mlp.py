@@ -155,7 +155,12 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
         raise LearnerError(Problem("param-count", text("practice.params_again", lang, **counts)))
     count = sum((nin + 1) * nout for nin, nout in zip(MLP_SIZES, MLP_SIZES[1:]))
     if len(params) != count:
-        step = text("practice.mlp_params_count", lang, found=len(params), expected=count)
+        # the first layer's parameters alone: the loop that builds the layers ended after one
+        first = (MLP_SIZES[0] + 1) * MLP_SIZES[1]
+        key = (
+            "practice.mlp_first_layer_only" if len(params) == first else "practice.mlp_params_count"
+        )
+        step = text(key, lang, found=len(params), expected=count)
         raise LearnerError(Problem("param-count", step))
     most = max(Counter(id(p) for p in params).values())
     if most > 1:  # [Neuron(nin)] * nout, or [Value(...)] * nin: one object, listed n times
@@ -163,6 +168,10 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
         raise LearnerError(Problem("shared-neuron", step))
     sample = [[rng.uniform(-1, 2), rng.uniform(-1, 1)] for _ in range(3)]
     outs = [guarded("MLP(2, [8, 8, 1])(x)", lang, partial(model, s)) for s in sample]
+    kinds = [type(o).__name__ for o in outs]
+    if hasattr(outs[0], "data") and len(set(kinds)) > 1:  # a Value first, then something else
+        step = text("practice.mlp_output_changes", lang, kinds=", ".join(kinds))
+        raise LearnerError(Problem("other", step))
     if not all(hasattr(o, "data") for o in outs):
         kind = type(next(o for o in outs if not hasattr(o, "data"))).__name__
         raise LearnerError(Problem("list-output", text("practice.mlp_output", lang, kind=kind)))

@@ -113,7 +113,10 @@ def _check_train(
         seen.append([float(p.data) for p in params])
         return _loss(params[:2], data)
 
+    held = list(params)
     guarded("train(params, loss_fn, steps, lr)", lang, lambda: train(params, loss_fn, STEPS, LR))
+    if any(p is not q for p, q in zip(params, held)):  # the loss_fn's graph holds the old ones
+        raise LearnerError(Problem("other", text("practice.params_replaced", lang)))
     if len(seen) != STEPS:
         raise LearnerError(_wrong_count(seen, [float(p.data) for p in params], data, lang))
     seen.append([float(p.data) for p in params])  # after the last step
