@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from micrograd.engine import OPS, FloatMath, IEEEMath
-from micrograd.practice.diagnose import NAMES, RULES, identify
 from micrograd.practice.reference.engine import Value
+from micrograd.practice.rules import NAMES, RULES, identify
 
 
 def test_the_rules_are_the_engines_keyed_by_its_op_names():

@@ -47,7 +47,7 @@ def _never(x: float) -> bool:
 class OpSpec:
     """How an op exercise is applied and where it is checked."""
 
-    rule: str  # the key of micrograd.practice.diagnose.RULES (engine.OPS's) for the op's node
+    rule: str  # the key of micrograd.practice.rules.RULES (engine.OPS's) for the op's node
     arity: int
     method: str  # the method the learner writes: a function given to check() is attached as it
     needs: tuple[str, ...]  # the methods a Value class must have for the exercise to apply

@@ -20,9 +20,10 @@ from functools import partial
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.diagnose import Known, Walk, default_code, inputs_of, topo
+from micrograd.practice.diagnose import Walk, default_code
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.rules import Known, inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from micrograd import engine
 from micrograd.modes import no_grad
-from micrograd.practice.diagnose import RULES, Known, Walk, inputs_of, topo
+from micrograd.practice.diagnose import Walk
 from micrograd.practice.exercises import Exercise, OpSpec, Point, as_typed
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.rules import RULES, Known, inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import aside, text
 

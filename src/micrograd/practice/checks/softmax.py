@@ -10,9 +10,10 @@ from functools import partial
 from typing import Any
 
 from micrograd import engine
-from micrograd.practice.diagnose import Walk, inputs_of, topo
+from micrograd.practice.diagnose import Walk
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.rules import inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
 from micrograd.text import aside, joined, text
 
