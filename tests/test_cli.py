@@ -232,7 +232,7 @@ def test_numbers_folded_in_an_expression_fail_in_the_engines_words(capsys, expre
     assert words in err and "(34," not in err
 
 
-@pytest.mark.big
+@pytest.mark.guard
 def test_train_on_full_size_mnist_stays_under_500_mb(tmp_path):
     """60,000 training images (47 MB of pixels) are kept as bytes, and batches become floats
     when picked: `train --data mnist` peaks under 500 MB (it took 3.2 GB as lists of floats)."""
