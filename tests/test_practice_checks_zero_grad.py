@@ -57,15 +57,18 @@ def test_grads_zeroed_between_backward_and_the_update_are_named(tmp_path):
     assert "moved `w` by a grad of 0" in result.first_wrong_step
 
 
+ZERO_AT_THE_END = (
+    "    for _ in range(steps):\n        loss = loss_fn()\n        loss.backward()\n"
+    "        for p in params:\n            p.data += -lr * p.grad\n        zero_grad(params)\n"
+)
+
+
 @pytest.mark.parametrize(
     "train",
     [
         # zeroed first, before loss_fn(): PyTorch's order
         "    for _ in range(steps):\n        zero_grad(params)\n        loss = loss_fn()\n"
         "        loss.backward()\n        for p in params:\n            p.data += -lr * p.grad\n",
-        # zeroed at the end of each step, after the update
-        "    for _ in range(steps):\n        loss = loss_fn()\n        loss.backward()\n"
-        "        for p in params:\n            p.data += -lr * p.grad\n        zero_grad(params)\n",
     ],
 )
 def test_a_train_that_zeroes_at_another_right_moment_passes(tmp_path, train):
@@ -78,3 +81,19 @@ def test_a_train_that_zeroes_at_another_right_moment_passes(tmp_path, train):
 """
     result = check("zero-grad", mutate(tmp_path, old, train))
     assert result.passed, result
+
+
+def test_a_train_that_zeroes_after_the_update_is_told_its_first_step_used_stale_grads(tmp_path):
+    """Parameters that hold grads when train() begins (a backward() before it): zeroing after
+    each update leaves them in the first step."""
+    old = """    for _ in range(steps):
+        loss = loss_fn()
+        zero_grad(params)
+        loss.backward()
+        for p in params:
+            p.data += -lr * p.grad
+"""
+    result = check("zero-grad", mutate(tmp_path, old, ZERO_AT_THE_END))
+    assert result.mistake == "not-reset"
+    assert result.first_wrong_step.startswith("in step 1, `w.grad` is ")
+    assert "the grad it had before train() began" in result.first_wrong_step

@@ -167,6 +167,8 @@ _ROWS = (
             Point((-1.5,), k=3, k_used=True),
             Point((-1.5,), k=2, k_used=True),  # (pred - y) ** 2 with a negative residual
             Point((1000.0,), k=2, k_used=True),
+            Point((1.7,), k=0.5, k_used=True),  # a fraction: int(k) or range(k) are no power
+            Point((2.2,), k=-1.5, k_used=True),
             Point((1.3,), k=3, twice=True, k_used=True),
         ),
     ),

@@ -481,6 +481,9 @@ CATALOG: dict[str, str] = {
     "whose grad was already 0 (its inputs may still hold theirs)",
     "practice.params_again": "MLP.parameters() gave {first} Values, and {second} when asked "
     "again: it adds to a list it keeps (self.w.append(self.b)?) instead of making a new one",
+    "practice.stale_at_start": "in step 1, `{name}.grad` is {found}, but that step's own gradient "
+    "is {expected}: it still holds {stale}, the grad it had before train() began. Zero the grads "
+    "in each step before loss.backward() (at its start, or after loss_fn()), not after the update",
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP

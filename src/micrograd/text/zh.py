@@ -427,6 +427,8 @@ CATALOG: dict[str, str] = {
     "zero_grad_all 之后 `{node}.grad` 仍是 {value}：遍历在一个梯度已经是 0 的节点处停下了（它的父节点可能仍带着梯度）",
     "practice.params_again": "MLP.parameters() 给出了 {first} 个 Value，再调用一次却给出 {second} 个："
     "它往一个自己保存的列表里追加（self.w.append(self.b)？），而不是每次新建一个列表",
+    "practice.stale_at_start": "第 1 步里 `{name}.grad` 是 {found}，而这一步自己的梯度是 {expected}：它还带着 {stale}，"
+    "也就是 train() 开始之前的梯度。每一步都要在 loss.backward() 之前清零梯度（在这一步开头，或 loss_fn() 之后），而不是在更新之后",
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP

@@ -15,6 +15,7 @@ from micrograd.text import text
 
 STEPS = 5
 LR = 0.05
+STALE = (0.7, -0.3, 3.0)  # the grads w, b and u hold when train() begins
 
 
 def _loss(params: Sequence[Any], data: Sequence[tuple[float, float]]) -> Any:
@@ -98,15 +99,17 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
 def _check_train(
     train: Callable[..., Any], V: Any, rng: random.Random, lang: str, result: CheckResult
 ) -> None:
-    """Run the learner's train() on a line fit, with a third parameter the loss does not use. The
-    grad each step used is read from what the update did to the data (p.data += -lr * p.grad),
-    so zeroing at the start of a step, before loss_fn(), or at its end, after the update, are all
-    right."""
+    """Run the learner's train() on a line fit of w and b, which start with stale grads (a
+    backward() before train(), as a learner looking at the grads leaves them), and a third
+    parameter u that the loss does not use. The grad each step used is read from what the update
+    did to the data (p.data += -lr * p.grad), so zeroing before loss_fn() or before backward()
+    are both right; zeroing after the update leaves the first step the stale grads."""
     data = [(x, 2.0 * x - 1.0 + rng.uniform(-0.1, 0.1)) for x in (-1.0, -0.3, 0.4, 1.2)]
-    # w, b, and u: a parameter this loss does not use, holding a stale grad (a model's part
-    # that another loss trained): zeroing the parameters, not the graph, leaves it where it is
+    # u: a parameter this loss does not use, with a stale grad (a model's part that another loss
+    # trained): zeroing the parameters, not the graph, leaves it where it is
     params = [V(rng.uniform(-1, 1)), V(rng.uniform(-1, 1)), V(0.5)]
-    params[2].grad = 3.0
+    for p, stale in zip(params, STALE):
+        p.grad = stale
     seen: list[list[float]] = []  # the parameters' numbers at each loss_fn()
 
     def loss_fn() -> Any:
@@ -121,15 +124,16 @@ def _check_train(
         raise LearnerError(_wrong_count(seen, [float(p.data) for p in params], data, lang))
     seen.append([float(p.data) for p in params])  # after the last step
     rows = [Row("w (train)"), Row("b (train)")]
-    used_before: list[float] = [0.0, 0.0]
-    for step, (values, after) in enumerate(zip(seen, seen[1:]), start=1):
-        ev = [engine.Value(v) for v in values[:2]]
-        _loss(ev, data).backward()
-        want = [float(v.grad) for v in ev]
-        used = [(v - a) / LR for v, a in zip(values, after)]  # the grad the update stepped by
+    steps = [_step(values, after, data) for values, after in zip(seen, seen[1:])]
+    used_before: list[float] = list(STALE[:2])  # what step 1 would add to if nothing zeroed
+    for step, (used, want) in enumerate(steps, start=1):
+        values, after = seen[step - 1], seen[step]
+        # no step after the first is right either: nothing is ever zeroed, which the second
+        # step tells (it holds the first's grad too), where the first would blame the start
+        told_later = step == 1 and not _zeroes_ever(steps)
         for i, name in enumerate(("w", "b")):
             rows[i].add(used[i], want[i], None)
-            if close(used[i], want[i], rel=1e-6):
+            if close(used[i], want[i], rel=1e-6) or told_later:
                 continue
             fields = {"step": step, "name": name, "found": fmt(used[i]), "expected": fmt(want[i])}
             problem = _wrong_update(used[i], want[i], used_before[i], step, fields, lang)
@@ -139,12 +143,25 @@ def _check_train(
                 problem or Problem("other", text("practice.bad_update", lang, **fields))
             )
         used_before = used
-    # w and b stepped right, so their grads were zeroed; u may have taken one step on its stale
-    # grad (zeroing at the end of each step, after the update, comes after the first step)
-    if not any(close(seen[-1][2], u, rel=1e-12) for u in (0.5, 0.5 - LR * 3.0)):
+    if not close(seen[-1][2], 0.5, rel=1e-12):  # w and b stepped right: they were zeroed
         moved = text("practice.unused_moved", lang, found=fmt(seen[-1][2]))
         raise LearnerError(Problem("not-reset", moved))
     result.rows += rows
+
+
+def _step(
+    values: list[float], after: list[float], data: Sequence[tuple[float, float]]
+) -> tuple[list[float], list[float]]:
+    """(the grads an update from `values` to `after` stepped by, the gradient at `values`)."""
+    ev = [engine.Value(v) for v in values[:2]]
+    _loss(ev, data).backward()
+    return [(v - a) / LR for v, a in zip(values, after)], [float(v.grad) for v in ev]
+
+
+def _zeroes_ever(steps: list[tuple[list[float], list[float]]]) -> bool:
+    """Whether some step after the first used its own gradient alone (so grads are zeroed, if
+    late): else a first step on stale grads is one of many, and the second step tells why."""
+    return any(all(close(u, w, rel=1e-6) for u, w in zip(*s)) for s in steps[1:])
 
 
 def _wrong_count(
@@ -168,8 +185,13 @@ def _wrong_count(
 def _wrong_update(
     used: float, want: float, before: float, step: int, fields: dict[str, Any], lang: str
 ) -> Problem | None:
-    """The known mistake behind a step that moved a parameter by the wrong grad `used`: the last
-    step's grad still in it, a grad zeroed before the update, the update uphill; or None."""
+    """The known mistake behind a step that moved a parameter by the wrong grad `used`: the grad
+    it held before train() or the last step's still in it, a grad zeroed before the update, the
+    update uphill; or None."""
+    if step == 1 and close(used, want + before, rel=1e-6):
+        return Problem(
+            "not-reset", text("practice.stale_at_start", lang, **fields, stale=fmt(before))
+        )
     if step > 1 and close(used, want + before, rel=1e-6):
         previous = {"previous": fmt(before), "previous_step": step - 1}
         return Problem("not-reset", text("practice.accumulated", lang, **fields, **previous))
