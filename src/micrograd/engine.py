@@ -10,7 +10,7 @@ What guards it (checked numbers, errors, a failed pass undone) is in micrograd.g
 
 The code you read is the code that runs, on every path (a breakpoint on `Value.__mul__` or on the
 rule `mul` fires, inside fit() and tuned() too). To go faster a reader would write each rule's body
-into its method (benchmarks/lean is that engine): ~1.3x on a training step, for an op written
+into its method (benchmarks/lean is that engine): 1.35x on a training step, for an op written
 twice and rules that can no longer be changed at run time. For speed, micrograd.replay traces a
 step once and replays it 30x faster, in plain Python or on numpy (benchmarks/RESULTS.md).
 """

@@ -246,6 +246,13 @@ class Walk:
         if overwritten and shifted is not None:  # `=` predicts the same result from any start
             again = shifted(7.0)
             overwritten = again is not None and close(again, after)
+        # a line meant for another operand adds to this one: its share and the other's
+        others = [i for i, o in enumerate(known.operands) if o is not p]
+        if others and any(close(found, expected + local[j] * upstream) for j in others):
+            j = next(j for j in others if close(found, expected + local[j] * upstream))
+            other = self.label(known.operands[j])
+            because = text("practice.other_share", self.lang, input=name, other=other)
+            return Problem("other", joined([words, because], self.lang), gap=gap)
         if not overwritten and len(positions) > 1 and any(close(found, s) for s in shares):
             because = text("practice.one_share", self.lang, input=name, n=len(positions))
             return Problem("other", joined([words, because], self.lang), gap=gap)

@@ -352,6 +352,8 @@ CATALOG: dict[str, str] = {
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
     "practice.one_share": "`{input}` is {n} of this node's operands, so it gets {n} shares, "
     "one for each; it got one",
+    "practice.other_share": "that is its own share and {other}'s: a line meant for {other} adds "
+    "to `{input}` (self where other belongs?)",
     "practice.both_operands": "`{input}` is both operands, so both shares add up",
     # the first wrong step
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
@@ -484,6 +486,9 @@ CATALOG: dict[str, str] = {
     "practice.stale_at_start": "in step 1, `{name}.grad` is {found}, but that step's own gradient "
     "is {expected}: it still holds {stale}, the grad it had before train() began. Zero the grads "
     "in each step before loss.backward() (at its start, or after loss_fn()), not after the update",
+    "practice.not_updated": "in step {step}, `{name}` did not move, though its grad is not 0: the "
+    "update never reached its data (`p = p - lr * p.grad` makes a new Value and leaves the "
+    "parameter as it was; `p.data += -lr * p.grad` changes it)",
     "practice.twice_after_reset": "a second root.backward() after zero_grad_all(root) gives "
     "a.grad {found}; the first gave {expected}",
     # Neuron, Layer, MLP
@@ -509,9 +514,10 @@ CATALOG: dict[str, str] = {
     "practice.mlp_output_changes": "MLP(2, [8, 8, 1])(x), called on three points in turn, "
     "returned {kinds}: what it returns changes from call to call (a list kept on a layer and "
     "added to, instead of made anew in each call?)",
+    "practice.mlp_layer_count": "layer {i}, Layer({nin}, {nout}), has {found}; expected {expected}: "
+    "{nout} neurons of {nin} weights and a bias",
     "practice.mlp_params_count": "MLP(2, [8, 8, 1]) has {found} parameters; expected {expected}: "
-    "its layers take 2, 8 and 8 inputs into 8, 8 and 1 neurons, (2+1)·8 + (8+1)·8 + (8+1)·1. Each "
-    "Layer's nin is the size before it: sz = [nin] + nouts, then Layer(sz[i], sz[i + 1])",
+    "its layers take 2, 8 and 8 inputs into 8, 8 and 1 neurons, (2+1)·8 + (8+1)·8 + (8+1)·1",
     "practice.row_mlp": "the MLP's parameters",
     "practice.params_count": "{what} has {found} parameters; expected {expected}",
     "practice.neuron_linear": "Neuron(3)(x) gives {found}, w·x + b itself: the activation is "

@@ -316,6 +316,8 @@ CATALOG: dict[str, str] = {
     "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
     "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
     "practice.one_share": "`{input}` 是这个节点的 {n} 个操作数，所以要得到 {n} 份梯度，每个一份；它只得到了一份",
+    "practice.other_share": "这是它自己的一份再加上 {other} 的一份：本该加给 {other} 的那一行加到了 `{input}` 上"
+    "（该写 other 的地方写成了 self？）",
     "practice.both_operands": "`{input}` 同时是两个操作数，两份梯度要累加",
     # the first wrong step
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
@@ -429,6 +431,8 @@ CATALOG: dict[str, str] = {
     "它往一个自己保存的列表里追加（self.w.append(self.b)？），而不是每次新建一个列表",
     "practice.stale_at_start": "第 1 步里 `{name}.grad` 是 {found}，而这一步自己的梯度是 {expected}：它还带着 {stale}，"
     "也就是 train() 开始之前的梯度。每一步都要在 loss.backward() 之前清零梯度（在这一步开头，或 loss_fn() 之后），而不是在更新之后",
+    "practice.not_updated": "第 {step} 步里 `{name}` 没有动，可它的梯度并不是 0：更新没有作用到它的数值上"
+    "（`p = p - lr * p.grad` 新建了一个 Value，参数本身没变；`p.data += -lr * p.grad` 才会改变它）",
     "practice.twice_after_reset": "zero_grad_all(root) 之后再次调用 root.backward()，a.grad 是 "
     "{found}；第一次是 {expected}",
     # Neuron, Layer, MLP
@@ -448,9 +452,10 @@ CATALOG: dict[str, str] = {
     "建各层的循环在第一层之后就结束了（循环里有 `return`？）",
     "practice.mlp_output_changes": "MLP(2, [8, 8, 1])(x) 在三个点上依次调用，返回的是 {kinds}：返回的东西一次和一次不同"
     "（是不是在层上保存了一个列表并不断往里加，而不是每次调用都新建？）",
+    "practice.mlp_layer_count": "第 {i} 层 Layer({nin}, {nout}) 有 {found} 个；应当是 {expected} 个："
+    "{nout} 个神经元，每个有 {nin} 个权重和一个偏置",
     "practice.mlp_params_count": "MLP(2, [8, 8, 1]) 有 {found} 个参数；应当是 {expected}：它的三层分别"
-    "把 2、8、8 个输入送进 8、8、1 个神经元，(2+1)·8 + (8+1)·8 + (8+1)·1。每一层的 nin 是它前面那"
-    "一层的大小：sz = [nin] + nouts，然后 Layer(sz[i], sz[i + 1])",
+    "把 2、8、8 个输入送进 8、8、1 个神经元，(2+1)·8 + (8+1)·8 + (8+1)·1",
     "practice.row_mlp": "MLP 的参数",
     "practice.params_count": "{what} 有 {found} 个参数；应当是 {expected}",
     "practice.neuron_linear": "Neuron(3)(x) 得到 {found}，正是 w·x + b 本身：少了激活函数。应当返回 "

@@ -224,6 +224,11 @@ def analyse(
                     "no-output-grad", text("practice.root_not_one", lang, found=fmt(call.upstream))
                 )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
+            never = [c for c in late if id(c) not in {id(c.node) for c in calls}]
+            if never:  # not too early: the Value made from it never runs at all
+                return Problem(
+                    "visit-order", text("practice.never_ran", lang, node=walk.label(never[0]))
+                )
             if late and _inputs_first(calls):
                 # the walk reverses its list already: the list itself is built outputs first
                 # (each node appended before its children), so reversed it runs inputs first

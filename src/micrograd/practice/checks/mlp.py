@@ -16,7 +16,7 @@ from micrograd.data import moons
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
-from micrograd.text import text
+from micrograd.text import aside, text
 
 MLP_SIZES = [2, 8, 8, 1]
 STEPS = 6  # of full-batch training: each loss must be the engine's, and the last one lower
@@ -161,6 +161,9 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             "practice.mlp_first_layer_only" if len(params) == first else "practice.mlp_params_count"
         )
         step = text(key, lang, found=len(params), expected=count)
+        layer = _layer_off(model)
+        if layer is not None and len(params) != first:
+            step = aside(step, text("practice.mlp_layer_count", lang, **layer), lang)
         raise LearnerError(Problem("param-count", step))
     most = max(Counter(id(p) for p in params).values())
     if most > 1:  # [Neuron(nin)] * nout, or [Value(...)] * nin: one object, listed n times
@@ -219,6 +222,19 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
             step = text("practice.mlp_grad", lang, index=i, found=found, expected=want)
             raise LearnerError(Problem("other", step))
     return model, params, row, [_replica(values, act, last) for last in lasts]
+
+
+def _layer_off(model: Any) -> dict[str, int] | None:
+    """The first layer of model.layers (the lecture's structure) whose parameters are not
+    (nin + 1) * nout: its index, sizes and count; None if all are, or there is no such list."""
+    try:
+        counts = [len(list(layer.parameters())) for layer in model.layers]
+    except (AttributeError, TypeError):
+        return None
+    for i, (found, (nin, nout)) in enumerate(zip(counts, zip(MLP_SIZES, MLP_SIZES[1:]))):
+        if found != (nin + 1) * nout:
+            return {"i": i, "nin": nin, "nout": nout, "found": found, "expected": (nin + 1) * nout}
+    return None
 
 
 def _fits_by_structure(model: Any, act: str, outs: list[Any], sample: list[Any]) -> bool:

@@ -81,6 +81,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     ]
     cases += [([1.0, 1.0, 1.0, 1.0], 2, False), ([8.0, -8.0, 0.0, 2.0], 1, False)]
     cases.append(([0.0, 30.0, -30.0, 5.0], 2, False))  # the target's probability ~1e-26
+    cases.append(([0.0, -800.0, 1.0, 2.0], 3, False))  # another's is 0: only the target is logged
     cases.append(([0.5, -1.0], 2, True))  # logits [a, b, a]: a Value used twice
     rows = [Row(f"logits[{i}]") for i in range(4)]
     first: Problem | None = None

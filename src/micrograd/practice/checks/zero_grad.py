@@ -137,6 +137,9 @@ def _check_train(
                 continue
             fields = {"step": step, "name": name, "found": fmt(used[i]), "expected": fmt(want[i])}
             problem = _wrong_update(used[i], want[i], used_before[i], step, fields, lang)
+            if problem is not None and problem.mistake == "zeroed-late" and params[i].grad:
+                # not zeroed: the grad is there after train(); the update never reached the data
+                problem = Problem("other", text("practice.not_updated", lang, **fields))
             # else in words of the numbers: where the update took it, where it should have
             fields.update(found=fmt(after[i]), expected=fmt(values[i] - LR * want[i]))
             raise LearnerError(
