@@ -44,10 +44,9 @@ def check(exercise_id: str, path: str, seed: int | None, lang: str) -> CheckResu
     process: its verdict, or one saying why it gave none."""
     token = secrets.token_hex(16)
     deadline = time.time() + TIME_LIMIT
-    request = {
-        **{"exercise": exercise_id, "path": path, "seed": seed, "lang": lang},
-        **{"token": token, "deadline": deadline},
-    }
+    request = dict(
+        exercise=exercise_id, path=path, seed=seed, lang=lang, token=token, deadline=deadline
+    )
     with tempfile.TemporaryDirectory(prefix="micrograd-check-") as folder:
         verdict = os.path.join(folder, "verdict.json")
         with open(os.path.join(folder, "stderr"), "w+b") as err:
