@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from micrograd import Value, io, no_grad
+from micrograd import Value, io, no_grad, replay
 from micrograd.app.tasks import Classifier
 from micrograd.app.train import Trainer, fit
 from micrograd.data import moons
@@ -306,3 +306,39 @@ def test_the_sites_playground_trains_through_the_trainer_as_the_eager_engine(mon
     assert playground.run.accuracies == [h[1] for h in history]
     assert state["step"] == 30 and len(state["losses"]) == 30
     assert len(state["grid"]["scores"]) == state["grid"]["n"] ** 2
+
+
+@pytest.mark.parametrize("backend", ALL)
+def test_a_gradient_that_is_not_a_number_stops_the_step_before_the_parameters_move(backend):
+    """1 / (p / x) + p at x = 0: the loss is a number on numpy (an inf in between made finite
+    again) while the gradient is nan; eager and python raise in the op. No back end lets a nan
+    reach the parameters."""
+    from micrograd.app.train import Trainer
+    from micrograd.engine import Value
+    from micrograd.optim import SGD
+
+    p = Value(2.0)
+
+    class Task:
+        monitors_batch = True
+
+        def batch(self, X, y, backend):
+            return replay.backend(backend).table([[x] for x in X])
+
+        def program(self, kind, backend):
+            return replay.compile(lambda x: 1 / (p / x) + p, [p], 1, [1.0], backend=backend)
+
+        def loss_and_grad(self, rows, params, backend):
+            values, grads, _ = self.program("loss", backend).value_and_grad(rows, 1.0, params)
+            return float(sum(values)), grads
+
+        def largest_product(self, rows):
+            return rows
+
+    trainer = Trainer(Task(), [0.0], None, SGD([p], lr=0.1), backend=backend)
+    with pytest.raises(
+        ArithmeticError
+    ):  # ZeroDivisionError on eager and python, the check on numpy
+        trainer.step()
+    trainer.sync()
+    assert p.data == 2.0

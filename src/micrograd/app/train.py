@@ -130,11 +130,12 @@ class Trainer:
         return [self.rows[i] for i in idx] if isinstance(self.rows, list) else self.rows[idx]
 
     def step(self) -> float:
-        """One optimizer step on a minibatch (or the whole set); the loss before it. A loss that
-        is not a number raises FloatingPointError before any parameter moves."""
+        """One optimizer step on a minibatch (or the whole set); the loss before it. A loss or a
+        gradient that is not a number raises FloatingPointError before any parameter moves."""
         self.picked = self._minibatch()
         loss, grad = self.task.loss_and_grad(self.picked, self.theta, self.backend)
         _finite(loss)
+        _finite_grad(grad)
         if self.theta is not None:
             self.optimizer.step_arrays(self.theta, grad)
             self.grad, self.synced = grad, False
@@ -175,6 +176,20 @@ class Trainer:
 def _finite(loss: float) -> None:
     if not math.isfinite(loss):
         raise FloatingPointError(f"the loss is {loss}")
+
+
+def _finite_grad(grad: Any) -> None:
+    """A FloatingPointError naming the first parameter whose gradient is not a number: an inf or
+    nan on the way that an op made finite again leaves the loss a number and the step nan."""
+    if isinstance(grad, list):
+        bad = next((i for i, g in enumerate(grad) if not math.isfinite(g)), None)
+    else:  # an array (numpy is loaded): its own test, fast at any size
+        import numpy as np
+
+        wrong = np.flatnonzero(~np.isfinite(grad))
+        bad = int(wrong[0]) if wrong.size else None
+    if bad is not None:
+        raise FloatingPointError(f"the gradient of parameter {bad} is {float(grad[bad])}")
 
 
 def fit(
