@@ -113,6 +113,7 @@ with open("practice/progress.json", "w") as f:
     json.dump({"version": 1, "exercises": {"op-mul": {"passed": True}}}, f)
 """,
     "a memory bomb": "hoard = bytearray(1 << 40)\n",
+    "a crash of the interpreter": "import ctypes\nctypes.string_at(0)\n",
 }
 
 

@@ -97,12 +97,15 @@ def _verdict(
         said = None
     if isinstance(said, dict) and said.get("token") == token and code == 0:
         return from_json(said["result"])
-    if code < 0:  # killed by a signal: SIGKILL from the kernel is how a memory bomb usually ends
+    if code == -signal.SIGKILL:  # not this process's kill: the kernel's, out of memory
+        return _no_verdict(exercise_id, seed, lang, "other", "practice.apart_killed_oom")
+    if code < 0:  # killed by another signal: a crash (SIGSEGV, SIGABRT, ...)
         how = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
         return _no_verdict(exercise_id, seed, lang, "other", "practice.apart_signal", how=how)
-    last = err.decode(errors="replace").strip().splitlines()[-1:] or [""]
+    last = err.decode(errors="replace").strip().splitlines()[-1:]  # what it said last, if any
+    said = f": {last[0][:200]}" if last else ""
     return _no_verdict(
-        exercise_id, seed, lang, "other", "practice.apart_ended", code=code, said=last[0][:200]
+        exercise_id, seed, lang, "other", "practice.apart_ended", code=code, said=said
     )
 
 

@@ -338,10 +338,12 @@ CATALOG: dict[str, str] = {
     "is given on a checker that the code under check has changed",
     "practice.apart_killed": "the code ran past the {seconds} s limit and did not stop when "
     "asked (an `except:` that swallows every interruption?): the check's process was ended",
-    "practice.apart_signal": "the check's process was killed by {how} while the code ran (out "
-    "of memory?): no verdict",
+    "practice.apart_signal": "the check's process was killed by {how} while the code ran: no "
+    "verdict",
+    "practice.apart_killed_oom": "the check's process was killed (SIGKILL) while the code ran, as "
+    "the system ends a process that runs out of memory: no verdict",
     "practice.apart_ended": "the code ended the check's process (exit status {code}, as "
-    "os._exit() or a crash does) before a verdict: {said}",
+    "os._exit() or a crash does) before a verdict{said}",
     "practice.upstream_unread": "with an upstream grad of {other} it adds {found} again: the "
     "closure does not multiply by out.grad (it reads something else: a number kept from when "
     "{node} was made, another Value's grad?)",

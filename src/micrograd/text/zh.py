@@ -307,8 +307,9 @@ CATALOG: dict[str, str] = {
     "practice.tampered": "代码替换了检查器自己的一部分（{names}）：被检查的代码改动过的检查器不给出结论",
     "practice.apart_killed": "代码超过了 {seconds} 秒的时限，被要求停下时也没有停（是不是有一个吞掉所有中断的 "
     "`except:`？）：检查进程已被结束",
-    "practice.apart_signal": "代码运行时检查进程被 {how} 杀掉了（内存不够？）：没有结论",
-    "practice.apart_ended": "代码在给出结论之前结束了检查进程（退出状态 {code}，像 os._exit() 或崩溃那样）：{said}",
+    "practice.apart_signal": "代码运行时检查进程被 {how} 杀掉了：没有结论",
+    "practice.apart_killed_oom": "代码运行时检查进程被杀掉了（SIGKILL），系统在进程耗尽内存时就是这样结束它的：没有结论",
+    "practice.apart_ended": "代码在给出结论之前结束了检查进程（退出状态 {code}，像 os._exit() 或崩溃那样）{said}",
     "practice.upstream_unread": "上游梯度换成 {other} 时它仍然加 {found}：闭包没有乘以 out.grad（它读的是别的东西："
     "{node} 建好时记下的一个数，还是另一个 Value 的梯度？）",
     "practice.reads_out_data": "上游梯度换成 {other} 时它仍然加 {found}：闭包乘的是 out.data（输出节点的数值），"
