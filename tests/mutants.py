@@ -211,16 +211,15 @@ def mutants(exercise_id: str) -> list[Mutant]:
                 owner = _same_node(tree, base, body_owner)
                 owner.body[j] = ast.Pass()
                 add("statement deleted", statement.lineno, tree)
-        made += _mutable_defaults(exercise_id, base, fn, seen)
+        for line, tree in _mutable_defaults(base, fn):
+            add("default made mutable", line, tree)
     return made
 
 
-def _mutable_defaults(
-    exercise_id: str, base: ast.Module, fn: ast.FunctionDef, seen: set[str]
-) -> list[Mutant]:
+def _mutable_defaults(base: ast.Module, fn: ast.FunctionDef) -> list[tuple[int, ast.Module]]:
     """`name = set()` (or [] or {}) as the first use in a function, made the default argument
     `name=set()`: it then lives on from one call to the next."""
-    found = []
+    found: list[tuple[int, ast.Module]] = []
     for j, statement in enumerate(fn.body):
         if not (
             isinstance(statement, ast.Assign)
@@ -241,10 +240,7 @@ def _mutable_defaults(
         del f.body[j]
         f.args.args.append(ast.arg(arg=name))
         f.args.defaults.append(copy.deepcopy(statement.value))
-        source = _unparsed(tree)
-        if source is not None and source not in seen:
-            seen.add(source)
-            found.append(Mutant(exercise_id, "default made mutable", statement.lineno, source))
+        found.append((statement.lineno, tree))
     return found
 
 

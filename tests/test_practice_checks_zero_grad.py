@@ -57,6 +57,13 @@ def test_grads_zeroed_between_backward_and_the_update_are_named(tmp_path):
     assert "moved `w` by a grad of 0" in result.first_wrong_step
 
 
+TRAIN = """    for _ in range(steps):
+        loss = loss_fn()
+        zero_grad(params)
+        loss.backward()
+        for p in params:
+            p.data += -lr * p.grad
+"""  # the reference's loop, which the tests below change
 ZERO_AT_THE_END = (
     "    for _ in range(steps):\n        loss = loss_fn()\n        loss.backward()\n"
     "        for p in params:\n            p.data += -lr * p.grad\n        zero_grad(params)\n"
@@ -72,28 +79,14 @@ ZERO_AT_THE_END = (
     ],
 )
 def test_a_train_that_zeroes_at_another_right_moment_passes(tmp_path, train):
-    old = """    for _ in range(steps):
-        loss = loss_fn()
-        zero_grad(params)
-        loss.backward()
-        for p in params:
-            p.data += -lr * p.grad
-"""
-    result = check("zero-grad", mutate(tmp_path, old, train))
+    result = check("zero-grad", mutate(tmp_path, TRAIN, train))
     assert result.passed, result
 
 
 def test_a_train_that_zeroes_after_the_update_is_told_its_first_step_used_stale_grads(tmp_path):
     """Parameters that hold grads when train() begins (a backward() before it): zeroing after
     each update leaves them in the first step."""
-    old = """    for _ in range(steps):
-        loss = loss_fn()
-        zero_grad(params)
-        loss.backward()
-        for p in params:
-            p.data += -lr * p.grad
-"""
-    result = check("zero-grad", mutate(tmp_path, old, ZERO_AT_THE_END))
+    result = check("zero-grad", mutate(tmp_path, TRAIN, ZERO_AT_THE_END))
     assert result.mistake == "not-reset"
     assert result.first_wrong_step.startswith("in step 1, `w.grad` is ")
     assert "the grad it had before train() began" in result.first_wrong_step

@@ -189,12 +189,11 @@ class Walk:
                 # what a closure may read in place of out.grad: any input's grad, but this
                 # input's grad after the step (which holds what it added)
                 grads = [*before, *(g for q, g in zip(distinct(operands), after) if q is not p)]
-                # what the closure adds to p with another upstream grad, from the same start
-                rerun = partial(_rerun, node, distinct(operands), before, p, b)
-                # what p holds after the closure runs from another start (the same upstream)
-                shifted = partial(_shifted, node, distinct(operands), before, p, upstream)
+                # the probe of a cause: the closure run again, with another upstream grad or
+                # from another start
+                again = partial(_run_again, node, distinct(operands), before, p)
                 problem = self.diagnose(
-                    node, known, p, positions, b, a, upstream, not_attached, grads, rerun, shifted
+                    node, known, p, positions, b, a, upstream, not_attached, grads, again
                 )
                 place = None if not_attached else closure_at(node, self.lang)
                 if place is None:
@@ -213,12 +212,12 @@ class Walk:
         upstream: Any,
         not_attached: bool,
         grads: Sequence[Any] = (),
-        rerun: Callable[[float], float | None] | None = None,
-        shifted: Callable[[float], float | None] | None = None,
+        again: Callable[..., Any] | None = None,
     ) -> Problem:
         """Name the mistake behind a wrong step, and put the step in words (`grads`: the inputs'
         grads before and after the step, any of which a closure may have read as upstream;
-        `rerun(g)`: what the closure adds with another upstream g, the probe of a cause)."""
+        `again(g, shift)`: what p holds after the closure runs again with the upstream grad g, p
+        `shift` above its start: the probe of a cause)."""
         _, local = known.run()
         shares = [local[i] * upstream for i in positions]
         expected = sum(shares)
@@ -243,9 +242,9 @@ class Walk:
         overwritten = (not close(before, 0, abs_=0) or len(positions) > 1) and any(
             close(after, s) for s in [*shares, expected]
         )
-        if overwritten and shifted is not None:  # `=` predicts the same result from any start
-            again = shifted(7.0)
-            overwritten = again is not None and close(again, after)
+        if overwritten and again is not None:  # `=` predicts the same result from any start
+            shifted = again(upstream, 7.0)
+            overwritten = shifted is not None and close(_float(shifted), after)
         # a line meant for another operand adds to this one: its share and the other's
         others = [i for i, o in enumerate(known.operands) if o is not p]
         if others and any(close(found, expected + local[j] * upstream) for j in others):
@@ -295,7 +294,7 @@ class Walk:
         if read and not close(alone, 0):
             because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
-        return self._probed(words, found, upstream, alone, node, rerun, gap)
+        return self._probed(words, found, upstream, alone, node, before, again, gap)
 
     def _probed(
         self,
@@ -304,7 +303,8 @@ class Walk:
         upstream: Any,
         alone: float,
         node: Any,
-        rerun: Callable[[float], float | None] | None,
+        before: Any,
+        again: Callable[..., Any] | None,
         gap: float,
     ) -> Problem:
         """A wrong amount, told by what the closure adds with another upstream grad: the same
@@ -312,56 +312,39 @@ class Walk:
         grad not read: out.data, a number kept from before), its size without its sign; else
         the step as it is, with no cause named."""
         other = -2.5 * _float(upstream) if not close(upstream, 0) else -2.5
-        again = rerun(other) if rerun is not None else None
-        if again is None:
+        held = again(other) if again is not None else None
+        if held is None:
             return Problem("other", words, gap=gap)
+        added = _difference(held, before)  # what it added with the other upstream grad
         g = _float(upstream)
         fields = {"node": self.label(node), "found": signed(found), "other": fmt(other)}
-        if close(found, 0) and close(again, 0):  # nothing, whatever the upstream: no cause told
+        if close(found, 0) and close(added, 0):  # nothing, whatever the upstream: no cause told
             because = text("practice.adds_nothing", self.lang, **fields)
             return Problem("other", joined([words, because], self.lang), gap=gap)
-        if not close(g, 0) and close(again / other, found / g, rel=1e-6):
+        if not close(g, 0) and close(added / other, found / g, rel=1e-6):
             return Problem("wrong-local", words, gap=gap)  # in proportion: the factor is wrong
-        if close(again, found, rel=1e-9, abs_=1e-12) and not close(found, alone * g):
+        if close(added, found, rel=1e-9, abs_=1e-12) and not close(found, alone * g):
             key = "practice.reads_out_data" if close(found, alone * _float(node.data)) else ""
             because = text(key or "practice.upstream_unread", self.lang, **fields)
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
-        if close(found, alone * abs(g)) and close(again, alone * abs(other)):
+        if close(found, alone * abs(g)) and close(added, alone * abs(other)):
             because = text("practice.upstream_sign", self.lang, **fields)
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
         return Problem("other", words, gap=gap)
 
 
-def _rerun(
-    node: Any, ins: Sequence[Any], before: Sequence[Any], p: Any, start: Any, upstream: float
-) -> float | None:
-    """Run node's closure again from the same start (each input's grad as before the step) with
-    the upstream grad `upstream`: what it adds to p (None if the closure raises)."""
+def _run_again(
+    node: Any, ins: Sequence[Any], before: Sequence[Any], p: Any, upstream: Any, shift: float = 0
+) -> Any:
+    """Run node's closure again from the inputs' grads as they were before the step (p's `shift`
+    above its own), with the upstream grad `upstream`: p's grad after it (None if it raises)."""
     held = node.grad
     try:
         for q, b in zip(ins, before):
-            q.grad = b
+            q.grad = b + shift if q is p and shift else b
         node.grad = upstream
         node._backward()
-        return _difference(p.grad, start)
-    except Exception:  # noqa: BLE001 - the probe of a cause: a closure that fails tells none
-        return None
-    finally:
-        node.grad = held
-
-
-def _shifted(
-    node: Any, ins: Sequence[Any], before: Sequence[Any], p: Any, upstream: Any, shift: float
-) -> float | None:
-    """What p holds after node's closure runs from a start `shift` above its own (the others
-    as before the step), with the same upstream grad (None if the closure raises)."""
-    held = node.grad
-    try:
-        for q, b in zip(ins, before):
-            q.grad = b + shift if q is p else b
-        node.grad = upstream
-        node._backward()
-        return _float(p.grad)
+        return p.grad
     except Exception:  # noqa: BLE001 - the probe of a cause: a closure that fails tells none
         return None
     finally:

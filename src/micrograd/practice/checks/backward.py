@@ -224,7 +224,7 @@ def analyse(
                     "no-output-grad", text("practice.root_not_one", lang, found=fmt(call.upstream))
                 )
             late = [c for c in consumers.get(id(node), []) if id(c) not in ran]
-            never = [c for c in late if id(c) not in {id(c.node) for c in calls}]
+            never = [c for c in late if id(c) not in counted]
             if never:  # not too early: the Value made from it never runs at all
                 return Problem(
                     "visit-order", text("practice.never_ran", lang, node=walk.label(never[0]))

@@ -181,12 +181,7 @@ def _network(MLP: Any, act: str, rng: random.Random, lang: str) -> tuple[Any, li
     values = [float(p.data) for p in params]
 
     lasts = [
-        last
-        for last in dict.fromkeys((act, "linear"))
-        if all(
-            close(o.data, _replica(values, act, last)(s).data, rel=1e-9)
-            for o, s in zip(outs, sample)
-        )
+        last for last in dict.fromkeys((act, "linear")) if _fits(values, act, last, outs, sample)
     ]
     last = lasts[0] if lasts else None
     if last is None and _bias_first(values, act, outs, sample):
@@ -250,13 +245,14 @@ def _fits_by_structure(model: Any, act: str, outs: list[Any], sample: list[Any])
         ]
     except (AttributeError, TypeError):  # not the lecture's structure: nothing to tell by
         return False
-    return any(
-        all(
-            close(o.data, _replica(values, act, last)(s).data, rel=1e-9)
-            for o, s in zip(outs, sample)
-        )
-        for last in (act, "linear")
-    )
+    return any(_fits(values, act, last, outs, sample) for last in (act, "linear"))
+
+
+def _fits(values: list[float], act: str, last: str, outs: list[Any], sample: list[Any]) -> bool:
+    """Whether the network on the engine with these weights (lecture order) and last layer gives
+    the learner's outputs at the sample points."""
+    replica = _replica(values, act, last)
+    return all(close(o.data, replica(s).data, rel=1e-9) for o, s in zip(outs, sample))
 
 
 def _bias_first(values: list[float], act: str, outs: list[Any], sample: list[Any]) -> bool:
@@ -268,13 +264,7 @@ def _bias_first(values: list[float], act: str, outs: list[Any], sample: list[Any
             b, *w = values[i : i + nin + 1]
             reordered += [*w, b]
             i += nin + 1
-    return any(
-        all(
-            close(o.data, _replica(reordered, act, last)(s).data, rel=1e-9)
-            for o, s in zip(outs, sample)
-        )
-        for last in (act, "linear")
-    )
+    return any(_fits(reordered, act, last, outs, sample) for last in (act, "linear"))
 
 
 def _train(model: Any, params: list[Any], seed: int) -> list[float]:

@@ -156,9 +156,14 @@ def _step(
     values: list[float], after: list[float], data: Sequence[tuple[float, float]]
 ) -> tuple[list[float], list[float]]:
     """(the grads an update from `values` to `after` stepped by, the gradient at `values`)."""
+    return [(v - a) / LR for v, a in zip(values, after)], _gradient(values, data)
+
+
+def _gradient(values: list[float], data: Sequence[tuple[float, float]]) -> list[float]:
+    """The loss's gradient for w and b at these numbers, on micrograd's engine."""
     ev = [engine.Value(v) for v in values[:2]]
     _loss(ev, data).backward()
-    return [(v - a) / LR for v, a in zip(values, after)], [float(v.grad) for v in ev]
+    return [float(v.grad) for v in ev]
 
 
 def _zeroes_ever(steps: list[tuple[list[float], list[float]]]) -> bool:
@@ -177,9 +182,7 @@ def _wrong_count(
     fields = {"found": len(seen), "steps": STEPS}
     if len(seen) != 1:
         return Problem("other", text("practice.calls_count", lang, **fields))
-    ev = [engine.Value(v) for v in seen[0][:2]]
-    _loss(ev, data).backward()
-    one_step = [x - LR * float(v.grad) for x, v in zip(seen[0], ev)]
+    one_step = [x - LR * g for x, g in zip(seen[0], _gradient(seen[0], data))]
     if all(close(f, o, rel=1e-9) for f, o in zip(final, one_step)):
         return Problem("other", text("practice.calls_one_step", lang, **fields))
     return Problem("graph-reused", text("practice.calls", lang, **fields))
