@@ -666,7 +666,7 @@ def test_sample_draws_from_the_saved_model(names_run, capsys):
     code, again, _ = run_cli(capsys, "sample", model, "-n", "3", "--seed", "4", "--lang", "zh")
     assert again == said  # seeded
     code, hot, _ = run_cli(capsys, "sample", model, "-n", "3", "--temperature", "5")
-    assert code == 0 and len(hot.splitlines()) == 3
+    assert code == 0 and len(re.findall(SAMPLE_LINE["en"], hot)) == 3
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "wrote "), ("zh", "已写出 ")])
@@ -699,11 +699,110 @@ def test_sample_refuses_a_bad_model_file_in_one_line(tmp_path, capsys):
         (["sample", str(bad), "--temperature", "0"], 2, "expected a finite number above 0"),
         (["sample"], 2, "the following arguments are required: MODEL"),
         (["train", "--data", "names", "--hidden", "8"], 2, "--hidden does not apply to --data"),
+        (["sample", str(bad), "-n", "3", "--temperature", "0"], 2, "got '0' (see 'micrograd"),
     ]
     for argv, status, words in cases:
         code, _, err = run_cli(capsys, *argv)
         assert code == status and err.count("\n") == 1 and words in err, (argv, err)
-        assert "Traceback" not in err
+        assert "Traceback" not in err and "explain" not in err  # no hint for an expression
+
+
+POETS = ["李白", "杜甫", "王维", "白居易", "李商隐", "苏轼", "欧阳修", "辛弃疾", "李清照", "陆游"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_train_on_your_own_documents_with_your_own_sizes_and_mark_the_copies(
+    tmp_path, capsys, lang
+):
+    """--data FILE.txt trains the GPT on the file's lines (hanzi here), of the sizes the options
+    give; each made-up name is marked new or in the training data, by train and by sample, and
+    the count of copies is what the marks say."""
+    data = tmp_path / "poets.txt"
+    data.write_text("\n".join(POETS) + "\n\n", encoding="utf-8")  # an empty line is skipped
+    out = tmp_path / "out"
+    argv = ["train", "--data", str(data), "--n-layer", "2", "--n-head", "4", "--steps", "40"]
+    code, printed, err = run_cli(capsys, *argv, "--out", str(out), "--no-plot", "--lang", lang)
+    assert code == 0, err
+    doc = json.loads((out / "gpt.json").read_text())
+    assert doc["architecture"] == {
+        "type": "GPT",
+        **{"vocab_size": len(set("".join(POETS))) + 1, "block_size": 16},
+        **{"n_layer": 2, "n_embd": 16, "n_head": 4},
+    }
+    assert sorted(doc["documents"]) == sorted(POETS)
+    new, copy = {"en": ("   new", "   in the training data"), "zh": ("   新的", "   训练数据里有")}[
+        lang
+    ]
+    line = {
+        "en": r"sample +\d+: (.*?)(   new|   in the training data)$",
+        "zh": r"样本 +\d+：(.*?)(   新的|   训练数据里有)$",
+    }[lang]
+    for said in (printed, run_cli(capsys, "sample", str(out / "gpt.json"), "--lang", lang)[1]):
+        marked = re.findall(line, said, re.M)
+        assert len(marked) == 10
+        assert all((name in POETS) == (mark == copy) for name, mark in marked), marked
+        copies = sum(name in POETS for name, _ in marked)
+        assert 0 < copies < 10  # forty steps on ten names: some learned by heart, some not
+        counted = {
+            "en": f"{copies} of the 10 made-up names",
+            "zh": f"编出的 10 个名字里有 {copies} 个",
+        }
+        assert counted[lang] in said
+    assert new.strip() in printed
+
+
+def test_a_note_says_when_documents_are_longer_than_the_block(tmp_path, capsys):
+    data = tmp_path / "lines.txt"
+    data.write_text("short\n" + "a much longer document\n" + "tiny\n", encoding="utf-8")
+    argv = ["train", "--data", str(data), "--steps", "2", "--no-plot", "--quiet"]
+    code, printed, _ = run_cli(capsys, *argv, "--block-size", "8", "--out", str(tmp_path / "a"))
+    assert code == 0
+    assert printed.startswith(
+        "note: 1 of the 3 documents have 8 characters or more; with "
+        "--block-size 8 the model learns only their first 8"
+    )
+    assert "(the longest has 22;" in printed
+    code, printed, _ = run_cli(capsys, *argv, "--block-size", "23", "--out", str(tmp_path / "b"))
+    assert code == 0 and "note" not in printed
+    code, printed, _ = run_cli(
+        capsys, *argv, "--block-size", "22", "--lang", "zh", "--out", str(tmp_path / "c")
+    )
+    assert code == 0 and printed.startswith("注意：3 篇文档中有 1 篇有 22 个或更多字符")
+
+
+def test_the_gpt_options_are_checked_before_any_training(tmp_path, capsys):
+    data = tmp_path / "poets.txt"
+    data.write_text("\n".join(POETS), encoding="utf-8")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("café\n".encode("latin-1"))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n \n", encoding="utf-8")
+    gpt = ["train", "--data", str(data), "--out", str(tmp_path / "out")]
+    cases = [
+        (["train", "--data", "nothere.txt"], 2, "'nothere.txt' is neither a data set (circles, "),
+        (["train", "--data", "nothere.txt", "--lang", "zh"], 2, "既不是数据集"),
+        ([*gpt, "--n-head", "3"], 2, "--n-embd 16 is not a multiple of --n-head 3"),
+        ([*gpt, "--n-embd", "30", "--n-head", "4", "--lang", "zh"], 2, "不是 --n-head 4 的倍数"),
+        ([*gpt, "--block-size", "300"], 2, "--block-size 300 is more than 256"),
+        ([*gpt, "--n-head", "0"], 2, "expected a finite number above 0"),
+        ([*gpt, "--n-embd", "1024", "--n-layer", "12"], 2, "parameters, more than this format's"),
+        ([*gpt, "--hidden", "8"], 2, "--hidden does not apply to --data names or a text file"),
+        (["train", "--data", "moons", "--n-layer", "2"], 2, "--n-layer is a size of the GPT"),
+        (["train", "--data", str(latin1)], 1, f"cannot train on {latin1}: "),
+        (["train", "--data", str(empty), "--lang", "zh"], 1, f"无法在 {empty} 上训练："),
+    ]
+    for argv, status, words in cases:
+        code, printed, err = run_cli(capsys, *argv)
+        assert code == status and err.count("\n") == 1 and words in err, (argv, err)
+        assert printed == "" and "Traceback" not in err
+    assert not (tmp_path / "out").exists()  # nothing trained, nothing written
+
+
+def test_sample_leaves_names_unmarked_where_the_file_has_no_documents(tmp_path, capsys):
+    path = _tiny_gpt(tmp_path, ["ab", "ba"])  # save_gpt without documents
+    code, printed, _ = run_cli(capsys, "sample", str(path), "-n", "3")
+    assert code == 0 and len(printed.splitlines()) == 3
+    assert "new" not in printed and "training data" not in printed
 
 
 def _tiny_gpt(tmp_path, docs, name="tiny.json", change=None):

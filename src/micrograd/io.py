@@ -15,6 +15,7 @@ import random
 import secrets
 import stat
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from micrograd.data import CharTokenizer
@@ -289,37 +290,80 @@ def gpt_parameter_count(
     return n_embd * (2 * vocab_size + block_size) + n_layer * 12 * n_embd * n_embd
 
 
-def gpt_to_json(model: GPT, tokenizer: CharTokenizer) -> dict[str, Any]:
+def gpt_to_json(
+    model: GPT, tokenizer: CharTokenizer, documents: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The GPT and its tokenizer as a JSON-ready dict: format, version, architecture (the
-    GPT's config), the tokenizer's characters, and the parameters."""
+    GPT's config), the tokenizer's characters, the parameters, and the documents it was trained
+    on if given (`micrograd sample` marks a made-up name that is one of them)."""
     if tokenizer.vocab_size != model.vocab_size:
         raise ValueError(
             f"the tokenizer has {tokenizer.vocab_size} token ids, the model {model.spec} "
             f"{model.vocab_size}: they do not belong together"
         )
-    return {
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "architecture": {"type": "GPT", **model.config},
         "tokenizer": {"type": "characters", "chars": tokenizer.chars},
         "parameters": model.state_dict(),
     }
+    if documents is not None:
+        doc["documents"] = list(documents)
+    return doc
 
 
-def gpt_bytes(model: GPT, tokenizer: CharTokenizer, path: str = "the model") -> bytes:
+def gpt_bytes(
+    model: GPT,
+    tokenizer: CharTokenizer,
+    path: str = "the model",
+    documents: Sequence[str] | None = None,
+) -> bytes:
     """The GPT file's contents; ValueError if load_gpt() could not read them back."""
-    doc = gpt_to_json(model, tokenizer)
+    doc = gpt_to_json(model, tokenizer, documents)
     _check_gpt_document(path, doc)
     return json.dumps(doc, indent=1, allow_nan=False).encode()
 
 
-def save_gpt(model: GPT, tokenizer: CharTokenizer, path: str | bytes | os.PathLike[Any]) -> None:
-    """Write the GPT and its tokenizer's characters to `path` as JSON, atomically; refuses
-    (ValueError, nothing written) what load_gpt() could not read back."""
-    atomic_write(path, gpt_bytes(model, tokenizer, os.fsdecode(path)))
+def save_gpt(
+    model: GPT,
+    tokenizer: CharTokenizer,
+    path: str | bytes | os.PathLike[Any],
+    documents: Sequence[str] | None = None,
+) -> None:
+    """Write the GPT, its tokenizer's characters (and the training documents, if given) to
+    `path` as JSON, atomically; refuses (ValueError, nothing written) what load_gpt() could not
+    read back."""
+    atomic_write(path, gpt_bytes(model, tokenizer, os.fsdecode(path), documents))
 
 
-def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int], str]:
+def check_gpt_config(config: dict[str, Any], where: str = "GPT") -> int:
+    """The number of parameters of GPT(**config), after checking what this file format holds:
+    each size an integer >= 1, n_embd a multiple of n_head, block_size at most MAX_BLOCK and at
+    most MAX_PARAMETERS parameters; a ValueError naming `where` and the size otherwise."""
+    for key in GPT_SIZES:
+        n = config.get(key)
+        if type(n) is not int or n < 1:
+            raise ValueError(f"{where}: architecture {key} must be an integer >= 1, got {n!r}")
+    if config["n_embd"] % config["n_head"]:
+        raise ValueError(
+            f"{where}: n_embd={config['n_embd']} is not a multiple of n_head={config['n_head']}"
+        )
+    if config["block_size"] > MAX_BLOCK:
+        raise ValueError(
+            f"{where}: block_size {config['block_size']:,} is more than this format's {MAX_BLOCK} "
+            "(drawing a name takes time that grows with the square of the block)"
+        )
+    count = gpt_parameter_count(**{key: config[key] for key in GPT_SIZES})
+    if count > MAX_PARAMETERS:
+        raise ValueError(
+            f"{where}: this GPT has {count:,} parameters, more than this format's "
+            f"{MAX_PARAMETERS:,}"
+        )
+    return count
+
+
+def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The GPT's config and its tokenizer's characters, checked before anything is built, with
     exactly the parameters that config needs, at most MAX_PARAMETERS of them."""
     arch = doc.get("architecture")
@@ -329,26 +373,11 @@ def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int],
     unknown = sorted(set(arch) - {"type", *GPT_SIZES})
     if unknown:
         raise ValueError(f"{path}: unknown entries in the GPT's architecture: {unknown[:5]}")
-    config: dict[str, int] = {}
-    for key in GPT_SIZES:
-        n = arch.get(key)
-        if type(n) is not int or n < 1:
-            raise ValueError(f"{path}: architecture {key} must be an integer >= 1, got {n!r}")
-        config[key] = n
-    if config["n_embd"] % config["n_head"]:
-        raise ValueError(
-            f"{path}: n_embd={config['n_embd']} is not a multiple of n_head={config['n_head']}"
-        )
-    if config["block_size"] > MAX_BLOCK:
-        raise ValueError(
-            f"{path}: block_size {config['block_size']:,} is more than this format's {MAX_BLOCK} "
-            "(drawing a name takes time that grows with the square of the block)"
-        )
-    count = gpt_parameter_count(**config)
-    if count > MAX_PARAMETERS:
-        raise ValueError(
-            f"{path}: this GPT has {count:,} parameters, more than this format's {MAX_PARAMETERS:,}"
-        )
+    config = {key: arch.get(key) for key in GPT_SIZES}
+    count = check_gpt_config(config, path)
+    documents = doc.get("documents", [])
+    if not isinstance(documents, list) or not all(isinstance(d, str) for d in documents):
+        raise ValueError(f"{path}: documents must be a list of strings (the training documents)")
     tokenizer = doc.get("tokenizer")
     chars = tokenizer.get("chars") if isinstance(tokenizer, dict) else None
     if (
@@ -376,6 +405,15 @@ def _check_gpt_document(path: str, doc: dict[str, Any]) -> tuple[dict[str, int],
     spec = "GPT(" + ", ".join(f"{k}={v}" for k, v in config.items()) + ")"
     _check_parameters(path, doc, count, spec)
     return config, chars
+
+
+def gpt_documents(path: str | bytes | os.PathLike[Any]) -> list[str] | None:
+    """The documents the GPT in the file was trained on, as `micrograd train` saved them, or
+    None for a file without them (one written by save_gpt() without `documents`)."""
+    name = os.fsdecode(path)
+    doc = _read(name)
+    _check_gpt_document(name, doc)
+    return doc.get("documents")
 
 
 def load_gpt(path: str | bytes | os.PathLike[Any]) -> tuple[GPT, CharTokenizer]:

@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from micrograd import __version__, replay
-from micrograd.app import commands, train
+from micrograd.app import commands, gpt_commands, train
 from micrograd.app.commands import (
     FORMATS,
-    IMAGES,
     UsageError,
     explain_command,
     graph_command,
@@ -22,7 +21,7 @@ from micrograd.app.commands import (
     run_train,
 )
 from micrograd.app.defaults import DEFAULTS
-from micrograd.data import DATASETS, names
+from micrograd.data import names
 from micrograd.teach.drawings import MAX_NODES
 from micrograd.teach.expr import FUNCTIONS
 from micrograd.text import LANGUAGES, columns, language, op_error, usage_error
@@ -74,6 +73,18 @@ def _number(kind: type, low: float, strict: bool, lang: str = "en") -> Any:
     return parse
 
 
+def _data(lang: str) -> Any:
+    """An argparse type: a data set's name, or a text file of documents to train a GPT on."""
+
+    def parse(text: str) -> str:
+        if text in commands.DATA or os.path.isfile(text):
+            return text
+        choices = ", ".join(commands.DATA)
+        raise argparse.ArgumentTypeError(say("gpt.err_data", lang, text=text, choices=choices))
+
+    return parse
+
+
 def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "en") -> None:
     p.add_argument(
         "--out",
@@ -86,13 +97,16 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
     p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
     if demo:
         p.set_defaults(data="moons", noise=0.1, activation="relu", lr=None, momentum=0.0)
+        p.set_defaults(**{commands.dest(o): None for o in commands.GPT_OPTIONS})
         p.set_defaults(**DEFAULTS["points"])  # the original demo's MLP(2, [16, 16, 1]) and SGD
         return
     p.add_argument(
         "--data",
-        choices=[*sorted(DATASETS), *IMAGES, "names"],
+        type=_data(lang),
         default="moons",
-        help=_help("help_data", lang) + say("gpt.help_data", lang, count=len(names())),
+        metavar="DATA",
+        help=_help("help_data", lang)
+        + say("gpt.help_data", lang, count=len(names()), choices=", ".join(commands.DATA)),
     )
     p.add_argument("--data-dir", help=_help("help_data_dir", lang))
     p.add_argument(
@@ -136,7 +150,7 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         "--steps",
         type=_number(int, 0, strict=True, lang=lang),
         default=None,
-        help=_help("help_steps", lang) + say("gpt.help_steps", lang, steps=commands.GPT_STEPS),
+        help=_help("help_steps", lang) + say("gpt.help_steps", lang, steps=gpt_commands.GPT_STEPS),
     )
     p.add_argument(
         "--batch-size",
@@ -144,12 +158,21 @@ def _add_training_options(p: argparse.ArgumentParser, demo: bool, lang: str = "e
         default=None,
         help=_help("help_batch_size", lang),
     )
+    for option in commands.GPT_OPTIONS:  # --n-layer, --n-head, --n-embd, --block-size
+        key = commands.dest(option)
+        p.add_argument(
+            option,
+            type=_number(int, 0, strict=True, lang=lang),
+            default=None,
+            help=say("gpt.help_size", lang, size=key, default=gpt_commands.GPT_DEFAULTS[key]),
+        )
 
 
 def _train(args: argparse.Namespace) -> int:
-    """`micrograd demo` and `micrograd train`; `--data names` trains a GPT (run_gpt_training)."""
-    if args.data == "names":
-        commands.run_gpt_training(args)
+    """`micrograd demo` and `micrograd train`; `--data names` or a text file trains a GPT
+    (run_gpt_training)."""
+    if gpt_commands.trains_gpt(args.data):
+        gpt_commands.run_gpt_training(args)
         return 0
     return run_train(args)
 
@@ -167,19 +190,19 @@ def _add_sample_command(sub: Any, lang: str) -> None:
     p.add_argument(
         "-n",
         type=_number(int, 0, strict=True, lang=lang),
-        default=commands.SAMPLES,
+        default=gpt_commands.SAMPLES,
         help=say("gpt.help_n", lang),
     )
     p.add_argument(
         "--temperature",
         type=_number(float, 0, strict=True, lang=lang),
-        default=commands.TEMPERATURE,
+        default=gpt_commands.TEMPERATURE,
         help=say("gpt.help_temperature", lang),
     )
     p.add_argument("--seed", type=int, default=1337, help=say("gpt.help_seed", lang))
     p.add_argument("--attention", metavar="FILE", help=say("gpt.help_attention", lang))
     p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
-    p.set_defaults(run=commands.sample_command)
+    p.set_defaults(run=gpt_commands.sample_command)
 
 
 def _add_expression_commands(sub: Any, lang: str) -> None:
@@ -337,7 +360,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     for name in ("demo", "train"):
         about = _help(f"about_{name}", lang)
         if name == "train":
-            about += say("gpt.about_train", lang, count=len(names()), samples=commands.SAMPLES)
+            about += say("gpt.about_train", lang, count=len(names()), samples=gpt_commands.SAMPLES)
         p = _command(sub, name, lang, help=_help(f"help_{name}", lang), description=about)
         _add_training_options(p, demo=name == "demo", lang=lang)
         p.set_defaults(run=_train)
@@ -401,7 +424,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dash_hint(argv: list[str], lang: str = "en") -> str:
-    """A hint when an argument that starts with '-' was not meant as an option."""
+    """A hint when an argument that starts with '-' was not meant as an option: an expression of
+    graph or explain (the only commands that take one)."""
+    if not {"graph", "explain"} & set(argv):
+        return ""
     for arg in argv:
         if arg.startswith("-") and not arg.startswith("--") and arg not in ("-", "-o", "-h"):
             return say("cli.err_dash", lang, arg=arg)

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
-from micrograd.app.train import LEARNING_RATE, train_gpt
-from micrograd.data import DATASETS, CharTokenizer, names
+from micrograd.data import DATASETS
 from micrograd.engine import Value
-from micrograd.gpt import GPT
-from micrograd.io import atomic_write, check_target, gpt_bytes, load_gpt, write_files
+from micrograd.io import (
+    atomic_write,
+    check_target,
+    write_files,
+)
 from micrograd.teach.drawings import fmt_number, render_dot, to_dot, to_mermaid
 from micrograd.teach.explain import explain
 from micrograd.teach.expr import ExpressionError, assignments, parse_expression
@@ -28,7 +30,6 @@ from micrograd.teach.quiz import quiz
 from micrograd.teach.stepper import stepper
 from micrograd.text import language
 from micrograd.text import text as say
-from micrograd.tuning import tuned
 
 
 class UsageError(Exception):
@@ -42,8 +43,15 @@ FORMATS = ("svg", "png", "dot", "mermaid")
 POINTS = 300
 SIZES = {"yinyang": 400}  # its two small dots need the points
 IMAGES = {"digits": (8, 8), "mnist": (28, 28)}  # image data sets: (height, width)
+DATA = (*sorted(DATASETS), *IMAGES, "names")  # --data's data sets; any other is a text file
+GPT_OPTIONS = ("--n-layer", "--n-head", "--n-embd", "--block-size")  # a GPT's sizes, not an MLP's
 OUTPUTS = ("model.json", "decision_boundary.png", "confusion.png", "misclassified.png", "loss.png")
 MONITOR = 2000  # the train accuracy of each step is measured on at most this many images
+
+
+def dest(option: str) -> str:
+    """The attribute of an option's value: --n-layer is args.n_layer."""
+    return option[2:].replace("-", "_")
 
 
 def _data(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
@@ -79,6 +87,9 @@ def run_training(args: argparse.Namespace, out: Any = None) -> dict[str, float]:
     from micrograd.optim import SGD, Adam, LinearLR
 
     lang = language(args.lang)
+    for option in GPT_OPTIONS:
+        if getattr(args, dest(option)) is not None:
+            raise UsageError(say("gpt.err_gpt_option", lang, option=option))
     images = args.data in IMAGES
     for key, value in DEFAULTS["images" if images else "points"].items():
         if getattr(args, key, None) is None:
@@ -341,138 +352,3 @@ def playground_command(args: argparse.Namespace) -> int:
     from micrograd.app.playground import serve  # numpy and the server only for this command
 
     return serve(args.port, open_browser=not args.no_browser, lang=args.lang)
-
-
-# ---------------------------------------------------------------------------- the GPT
-# `micrograd train --data names` and `micrograd sample`: microgpt's recipe, step by step. One
-# document a step (the names shuffled once, then taken in turn), the mean negative log likelihood
-# of its next tokens, Adam with betas (0.85, 0.99) and eps 1e-8, the learning rate 0.01 decaying
-# linearly to 0 over the run (micrograd.app.train.train_gpt); then samples at temperature 0.5.
-# microgpt's 1,000 steps: a step's graph has 36,000 Values for a 3-letter name and 107,000 for an
-# 11-letter one; eager that is 65-200 ms a step on the 2-core development machine, the compiled
-# step (micrograd.app.tasks.CompiledStep) 2-4 ms on numpy and 5-9 ms on python (where Adam on the
-# Values adds 6-8 ms). `micrograd train --data names` measured there, lightly loaded: 11 s in all
-# on numpy, 40 s on python (compiling the lengths 4, 8 and 12 included: ~15 s).
-GPT_STEPS = 1000
-TEMPERATURE = 0.5
-SAMPLES = 10
-GPT_OUTPUTS = ("gpt.json", "gpt_loss.png", "gpt_attention.png")
-MEAN_OF = 50  # the loss picture's running mean: one name a step makes each step's loss noisy
-BOS_LABEL = "·"  # BOS on the attention picture's axes
-
-
-def printable(name: str) -> str:
-    """A name made up by a GPT, as a terminal may show it: a character that is not printable
-    (a control sequence a model file can make it draw) written as its escape, `\\x1b`."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in name)
-
-
-def attention_picture(
-    model: GPT, tokenizer: CharTokenizer, name: str, lang: str = "en", path: str | None = None
-) -> bytes:
-    """The attention picture (micrograd.app.plot.attention_weights) of each head of `model` on
-    what it read while it drew `name`: BOS, then the name's characters, up to block_size tokens."""
-    from micrograd.app import plot
-
-    read = tokenizer.encode(name)[:-1][: model.block_size]
-    labels = [BOS_LABEL if t == tokenizer.bos else tokenizer.decode([t]) for t in read]
-    return plot.attention_weights(model.attention(read), labels, path, lang)
-
-
-def _refuse_mlp_options(args: argparse.Namespace, lang: str) -> None:
-    """A UsageError for an option of the MLP's training given with --data names."""
-    given = {
-        "--hidden": args.hidden is not None,
-        "--optimizer": args.optimizer is not None,
-        "--batch-size": args.batch_size is not None,
-        "--data-dir": args.data_dir is not None,
-        "--momentum": args.momentum != 0.0,
-    }
-    for option, there in given.items():
-        if there:
-            raise UsageError(say("gpt.err_option", lang, option=option))
-
-
-def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
-    """`micrograd train --data names`: train microgpt's GPT on the shipped names, print the loss
-    and SAMPLES names it makes up, write gpt.json (and gpt_loss.png, and gpt_attention.png for the
-    first name) into args.out."""
-    out = out or sys.stdout
-    lang = language(args.lang)
-    _refuse_mlp_options(args, lang)
-    steps, lr = args.steps or GPT_STEPS, args.lr or LEARNING_RATE
-    docs = names()
-    random.Random(args.seed).shuffle(docs)  # microgpt shuffles its documents once
-    tokenizer = CharTokenizer(docs)
-    random.seed(args.seed)  # the weights come from Python's random, as in microgpt
-    model = GPT(tokenizer.vocab_size)
-    if not args.no_plot:  # fail before training, not after, if matplotlib is missing
-        from micrograd.app import plot
-
-        plot.pyplot()
-    check_out_folder(args.out, lang, GPT_OUTPUTS)
-
-    bar = progress_bar(steps, args.quiet, lang)
-    start = time.perf_counter()
-    try:
-
-        def on_step(step: int, loss: float) -> None:
-            bar(loss, None)
-
-        losses = train_gpt(model, tokenizer, docs, steps, lr, on_step, args.backend)
-    except FloatingPointError as e:
-        bar(None, None)
-        raise ArithmeticError(say("gpt.err_diverged", lang, why=str(e))) from None
-    seconds = time.perf_counter() - start
-    bar(None, None)
-    rng = random.Random(args.seed)  # `micrograd sample` with the same seed draws the same names
-    with tuned():
-        samples = [
-            tokenizer.decode(model.sample(tokenizer, TEMPERATURE, rng)) for _ in range(SAMPLES)
-        ]
-    last = max(1, steps // 10)
-    final = sum(losses[-last:]) / last
-    print(say("gpt.out_loss", lang, first=losses[0], last=final, n=last), file=out)
-    for i, name in enumerate(samples, 1):
-        print(say("gpt.out_sample", lang, i=i, name=printable(name)), file=out)
-    files = {"gpt.json": gpt_bytes(model, tokenizer)}  # everything made before anything is written
-    if not args.no_plot:
-        files["gpt_loss.png"] = plot.next_token_loss(losses, model.spec, len(docs), MEAN_OF, lang)
-        with tuned():
-            files["gpt_attention.png"] = attention_picture(model, tokenizer, samples[0], lang)
-    write_out_folder(args.out, files)
-    if not args.quiet:
-        joined = ("、" if lang == "zh" else ", ").join(files)
-        done = {"steps": steps, "seconds": seconds, "files": joined, "out": args.out}
-        print(say("cli.out_done", lang, **done), file=out)
-    return {"losses": losses, "final_loss": final, "seconds": seconds, "samples": samples}
-
-
-def sample_command(args: argparse.Namespace) -> int:
-    """`micrograd sample MODEL`: print args.n names drawn from a saved GPT (and, with
-    --attention FILE, write the attention picture of the first into FILE)."""
-    lang = language(args.lang)
-    if args.attention is not None:  # fail before sampling: no matplotlib, or a FILE refused
-        from micrograd.app import plot
-
-        plot.pyplot()
-        check_target(args.attention)
-    try:
-        model, tokenizer = load_gpt(args.model)
-    except FileNotFoundError:
-        raise FileNotFoundError(say("gpt.err_no_model", lang, path=args.model)) from None
-    except ValueError as e:
-        raise ValueError(say("gpt.err_bad_model", lang, why=e)) from None
-    rng = random.Random(args.seed)
-    with tuned():
-        for i in range(1, args.n + 1):
-            try:
-                name = tokenizer.decode(model.sample(tokenizer, args.temperature, rng))
-            except FloatingPointError as e:  # finite numbers whose sums overflow
-                raise ValueError(say("gpt.err_bad_model", lang, why=f"{args.model}: {e}")) from None
-            print(say("gpt.out_sample", lang, i=i, name=printable(name)))
-            if i == 1 and args.attention is not None:
-                attention_picture(model, tokenizer, name, lang, args.attention)
-    if args.attention is not None:
-        print(say("gpt.out_attention", lang, path=args.attention))
-    return 0

@@ -168,10 +168,17 @@ def loss_curve(
 
 
 def next_token_loss(
-    losses: Sequence[float], spec: str, docs: int, mean_of: int, lang: str = "en"
+    losses: Sequence[float],
+    spec: str,
+    docs: int,
+    mean_of: int,
+    lang: str = "en",
+    kind: str = "names",
 ) -> bytes:
-    """A GPT's training: each step's loss (faint; one document a step makes it noisy) and its
-    running mean over `mean_of` steps, against the step: PNG bytes."""
+    """A GPT's training on `docs` documents (of a `kind`: "names" or "documents"): each step's
+    loss (faint; one document a step makes it noisy) and its running mean over `mean_of` steps,
+    against the step: PNG bytes."""
+    unit = "" if kind == "names" else "_documents"
     plt = pyplot()
     drawn = picture_language(lang)
     running = [
@@ -182,11 +189,11 @@ def next_token_loss(
         fig, ax = plt.subplots(figsize=(6, 4))
         steps = range(1, len(losses) + 1)
         faint = {"color": "tab:blue", "alpha": 0.3, "lw": 0.8}
-        ax.plot(steps, losses, **faint, label=text("gpt.plot_loss", drawn))
+        ax.plot(steps, losses, **faint, label=text(f"gpt.plot_loss{unit}", drawn))
         ax.plot(steps, running, color="tab:blue", label=text("gpt.plot_mean", drawn, n=mean_of))
         ax.set_xlabel(w["step"])
         ax.set_ylabel(w["loss"])
-        ax.set_title(text("gpt.plot_title", drawn, spec=spec, docs=docs), fontsize=9)
+        ax.set_title(text(f"gpt.plot_title{unit}", drawn, spec=spec, docs=docs), fontsize=9)
         ax.legend(loc="upper right")
         data = _png(fig, None)
     plt.close(fig)

@@ -836,10 +836,12 @@ CATALOG: dict[str, str] = {
     "sum at the bias; then .tanh().",
     "exercise.neuron-mlp.hint.2": "parameters(): w + [b] for a Neuron; a Layer joins its neurons' "
     "lists, an MLP its layers'.",
-    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/commands.py)
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt_commands.py)
     "gpt.about_train": " With --data names it trains microgpt's GPT on {count:,} first names "
-    "instead, and prints {samples} names it makes up.",
-    "gpt.help_data": "; names: microgpt's GPT on {count:,} first names (shipped)",
+    "instead, and with --data FILE.txt on the file's lines (one document a line, any characters); "
+    "it prints {samples} names it makes up, each marked new or in the training data.",
+    "gpt.help_data": "; names: microgpt's GPT on {count:,} first names (shipped); a text "
+    "file: the GPT on its lines. Data sets: {choices}",
     "gpt.help_steps": "; {steps} for names",
     "gpt.help_lr": "; {lr} decaying to 0 for names (Adam with microgpt's betas)",
     "gpt.help_sample": "print names made up by a GPT that `micrograd train --data names` saved",
@@ -854,11 +856,30 @@ CATALOG: dict[str, str] = {
     "gpt.out_step": "step {step}/{total}  loss {loss:.4f}",
     "gpt.out_loss": "loss {first:.4f} at the first step, {last:.4f} on average over the last {n}",
     "gpt.out_sample": "sample {i:2d}: {name}",
+    "gpt.out_new": "sample {i:2d}: {name}   new",
+    "gpt.out_copy": "sample {i:2d}: {name}   in the training data",
+    "gpt.out_copies": "{copies} of the {n} made-up names are documents it trained on, {new} are "
+    "new (a model that learned its data by heart draws it back)",
+    "gpt.note_long": "note: {long:,} of the {n:,} documents have {block} characters or more; with "
+    "--block-size {block} the model learns only their first {block} and never where they end (the "
+    "longest has {longest}; a larger --block-size, up to 256, takes longer)",
+    "gpt.help_size": "the GPT's {size} (default: {default}, microgpt's)",
+    "gpt.err_data": "{text!r} is neither a data set ({choices}) nor a file",
+    "gpt.err_data_file": "cannot train on {path}: {why}",
+    "gpt.err_gpt_option": "{option} is a size of the GPT: it applies to --data names or a text "
+    "file of documents, not to this MLP (its sizes are --hidden)",
+    "gpt.err_heads": "--n-embd {n_embd} is not a multiple of --n-head {n}: each head takes "
+    "n_embd / n_head of the embedding",
+    "gpt.err_block": "--block-size {block} is more than {most}: drawing a name takes time that "
+    "grows with the square of the block",
     "gpt.plot_loss": "loss of each step (one name)",
     "gpt.plot_mean": "mean of the last {n} steps",
     "gpt.plot_title": "{spec} on {docs:,} names",
-    "gpt.err_option": "{option} does not apply to --data names, which trains microgpt's GPT (it "
-    "takes --steps, --lr, --seed, --out, --no-plot, --quiet and --lang)",
+    "gpt.plot_loss_documents": "loss of each step (one document)",
+    "gpt.plot_title_documents": "{spec} on {docs:,} documents",
+    "gpt.err_option": "{option} does not apply to --data names or a text file, which train "
+    "microgpt's GPT (it takes --steps, --lr, --seed, --n-layer, --n-head, --n-embd, --block-size, "
+    "--backend, --out, --no-plot, --quiet and --lang)",
     "gpt.err_diverged": "training diverged ({why}); try a smaller --lr",
     "gpt.err_no_model": "{path}: no such file; micrograd train --data names writes one "
     "(micrograd-out/gpt.json)",

@@ -752,10 +752,12 @@ CATALOG: dict[str, str] = {
     "置开始；再 .tanh()。",
     "exercise.neuron-mlp.hint.2": "parameters()：神经元返回 w + [b]；层把各个神经元的列表连起来，"
     "多层感知机把各层的连起来。",
-    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/commands.py)
+    # the GPT: `micrograd train --data names` and `micrograd sample` (micrograd/app/gpt_commands.py)
     "gpt.about_train": "加上 --data names 时，改为在 {count:,} 个英文名字上训练 microgpt 的 "
-    "GPT，并打印它编出的 {samples} 个名字。",
-    "gpt.help_data": "；names：在 {count:,} 个英文名字（随包附带）上训练 microgpt 的 GPT",
+    "GPT；加上 --data FILE.txt 时在这个文件的各行上训练（一行一篇文档，任何字符都行）。它打印编出"
+    "的 {samples} 个名字，每个都标明是新的还是训练数据里有的。",
+    "gpt.help_data": "；names：在 {count:,} 个英文名字（随包附带）上训练 microgpt 的 GPT；一个"
+    "文本文件：在它的各行上训练这个 GPT。数据集：{choices}",
     "gpt.help_steps": "；names 为 {steps}",
     "gpt.help_lr": "；names 为 {lr}，线性衰减到 0（Adam，用 microgpt 的 betas）",
     "gpt.help_sample": "打印 `micrograd train --data names` 保存的 GPT 编出的名字",
@@ -769,11 +771,29 @@ CATALOG: dict[str, str] = {
     "gpt.out_step": "第 {step}/{total} 步  损失 {loss:.4f}",
     "gpt.out_loss": "第一步的损失 {first:.4f}，最后 {n} 步的平均损失 {last:.4f}",
     "gpt.out_sample": "样本 {i:2d}：{name}",
+    "gpt.out_new": "样本 {i:2d}：{name}   新的",
+    "gpt.out_copy": "样本 {i:2d}：{name}   训练数据里有",
+    "gpt.out_copies": "编出的 {n} 个名字里有 {copies} 个是它训练过的文档，{new} 个是新的（把数据"
+    "背下来了的模型会把它原样画回来）",
+    "gpt.note_long": "注意：{n:,} 篇文档中有 {long:,} 篇有 {block} 个或更多字符；--block-size "
+    "{block} 时模型只学它们的前 {block} 个字符，学不到它们在哪里结束（最长的有 {longest} 个；"
+    "更大的 --block-size，最多 256，训练更慢）",
+    "gpt.help_size": "GPT 的 {size}（默认：{default}，microgpt 的取值）",
+    "gpt.err_data": "{text!r} 既不是数据集（{choices}），也不是文件",
+    "gpt.err_data_file": "无法在 {path} 上训练：{why}",
+    "gpt.err_gpt_option": "{option} 是 GPT 的尺寸：它用于 --data names 或一个文档文本文件，"
+    "不用于这个多层感知机（它的尺寸是 --hidden）",
+    "gpt.err_heads": "--n-embd {n_embd} 不是 --n-head {n} 的倍数：每个头分到嵌入的 "
+    "n_embd / n_head 维",
+    "gpt.err_block": "--block-size {block} 大于 {most}：画一个名字所需的时间随块长的平方增长",
     "gpt.plot_loss": "每一步的损失（一个名字）",
     "gpt.plot_mean": "最近 {n} 步的平均值",
     "gpt.plot_title": "{spec}，{docs:,} 个名字",
-    "gpt.err_option": "{option} 不适用于 --data names：它训练 microgpt 的 GPT（可用的选项："
-    "--steps、--lr、--seed、--out、--no-plot、--quiet 和 --lang）",
+    "gpt.plot_loss_documents": "每一步的损失（一篇文档）",
+    "gpt.plot_title_documents": "{spec}，{docs:,} 篇文档",
+    "gpt.err_option": "{option} 不适用于 --data names 或文本文件：它们训练 microgpt 的 GPT（可用"
+    "的选项：--steps、--lr、--seed、--n-layer、--n-head、--n-embd、--block-size、--backend、"
+    "--out、--no-plot、--quiet 和 --lang）",
     "gpt.err_diverged": "训练发散了（{why}）；试试更小的 --lr",
     "gpt.err_no_model": "{path}：文件不存在；micrograd train --data names 会写出一个"
     "（micrograd-out/gpt.json）",
