@@ -143,6 +143,17 @@ ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[\w-]+">\s
 
 
 def on_post_page(output, page, config):
+    return secured(output)
+
+
+def on_post_template(output, template_name, config):
+    """The theme's 404.html is a template, not a page: it gets the pages' policy and words too
+    (any URL of the site that has no page is answered with it)."""
+    return secured(output) if template_name == "404.html" else output
+
+
+def secured(output: str) -> str:
+    """A page of the site with its Content-Security-Policy and its words."""
     output = ALTERNATE.sub("", output)
     # after the theme's <meta charset>: a browser looks for it in the first 1024 bytes only, and
     # the words' JSON block is larger than that (before it, Chinese was read as windows-1252)

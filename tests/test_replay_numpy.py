@@ -378,3 +378,25 @@ def test_the_gpts_compiled_step_trains_as_eager_does_on_numpy():
     from test_gpt import trains_as_eager
 
     trains_as_eager("numpy")
+
+
+@pytest.mark.parametrize(
+    ("fn", "x", "eager_error"),
+    [
+        (lambda p, x: 1 / (p / x) + p, 0.0, ZeroDivisionError),
+        (lambda p, x: (p * x).exp().sigmoid(), 1000.0, OverflowError),
+    ],
+)
+def test_an_inf_in_between_that_a_later_op_makes_finite_is_what_the_docs_say(fn, x, eager_error):
+    """As replay's docstring and docs/performance.md say: the numpy replay reports only outputs
+    that are not finite, so these rows give numbers where eager and the python replay raise; the
+    gradient comes back nan (which the Trainer refuses), and check() raises eager's error."""
+    p = Value(1.0)
+    numpy_prog = compile(lambda x: fn(p, x), [p], 1, example=[1.0], backend="numpy")
+    values, grads, _ = numpy_prog.value_and_grad([[x]])
+    assert math.isfinite(values[0]) and math.isnan(grads[0])
+    python_prog = compile(lambda x: fn(p, x), [p], 1, example=[1.0], backend="python")
+    with pytest.raises(eager_error):
+        python_prog.value_and_grad([[x]])
+    with pytest.raises(eager_error):
+        numpy_prog.check([[x]])

@@ -968,18 +968,25 @@ def test_the_gpt_page_trains_microgpt_until_its_loss_falls_and_makes_up_names(
     stayed_local(browser)
 
 
-def test_every_page_declares_its_charset_in_its_first_1024_bytes(site):
+def test_every_page_declares_its_charset_and_its_policy_in_its_first_1024_bytes(site):
     """A browser looks for <meta charset> in the first 1024 bytes of a page served without one
     (a file, or a server that sends none); after that it guesses, and Chinese came out as
-    windows-1252 on some runs."""
+    windows-1252 on some runs. Every page has the site's Content-Security-Policy, the theme's
+    404.html too (a template, which the pages' hook does not see), whose links start at the
+    site's root: MICROGRAD_SITE_URL, which the Pages workflow sets to the project's address."""
     pages = [
         os.path.join(folder, name)
         for folder, _, files in os.walk(SITE)
         for name in files
         if name.endswith(".html") and "node_modules" not in folder
     ]
-    assert len(pages) > 20
+    assert len(pages) > 20 and os.path.join(SITE, "404.html") in pages
     for path in pages:
         with open(path, "rb") as f:
             head = f.read(1024).lower()
         assert b'<meta charset="utf-8">' in head, path
+        assert b'<meta http-equiv="content-security-policy" content="default-src' in head, path
+    with open(os.path.join(ROOT, "mkdocs.yml"), encoding="utf-8") as f:
+        assert "site_url: !ENV [MICROGRAD_SITE_URL, null]" in f.read()
+    with open(os.path.join(ROOT, ".github", "workflows", "pages.yml"), encoding="utf-8") as f:
+        assert "MICROGRAD_SITE_URL: https://${{ github.repository_owner }}.github.io/" in f.read()

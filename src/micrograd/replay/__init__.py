@@ -41,6 +41,12 @@ The rule of tracing: the graph is recorded for the sample it was traced with, so
 flow that depends on data (`if x > 0`, `max(a, b)`) cannot be captured; comparisons and bool() of
 a Value raise TraceError while tracing. Use ops instead (relu, tanh...). `prog.check(rows)` runs
 the first rows eagerly and raises TraceError where the replay disagrees.
+
+Numbers that are not finite: eager and the python replay raise where an op is undefined (a
+division by zero, exp overflowing, log of a number <= 0). The numpy replay computes with IEEE 754
+infs and nans and raises FloatingPointError only for an output that is not finite, so an inf or nan
+in between that a later op makes finite passes (1 / (p / 0) is 0.0, and the row's gradient may be
+nan): the Trainer stops a step whose loss or gradient is not finite, and check() finds the op.
 """
 
 from __future__ import annotations
