@@ -107,6 +107,8 @@ def demo(args: list[str]) -> None:
 def install_test_tools() -> str:
     python = make_venv(VENV)
     groups = ["--group", "test", "--group", "lint"]
+    # the PyTorch oracle (tests/test_torch_oracle.py) is a large download the first time
+    print("installing the test tools, PyTorch among them (its CPU build: ~750 MB installed)")
     run(python, "-m", "pip", "install", "-q", "-e", ".[all,torch]", *groups)
     return python
 

@@ -80,7 +80,34 @@ def on_page_markdown(markdown, page, config, files):
     for path in DIRECTIVE.findall(markdown):
         for name in undocumented(path):
             log.warning("%s: the public name %s has no docstring", page.file.src_uri, name)
-    return markdown
+    return join_cjk_lines(markdown)
+
+
+# A Chinese character or punctuation mark (CJK punctuation, ideographs, full-width forms).
+CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+
+def join_cjk_lines(markdown: str) -> str:
+    """The source's line breaks between two Chinese characters removed, in paragraphs (not in
+    code blocks, headings or tables): a browser shows a soft line break as a space, which Chinese
+    text does not have ("设随机数 种子")."""
+    lines, out, fenced = markdown.split("\n"), [], False
+    for line in lines:
+        text = line.lstrip()
+        joins = (
+            out
+            and not fenced
+            and CJK.match(text[:1])
+            and CJK.match(out[-1][-1:])
+            and not out[-1].lstrip().startswith(("#", "|", "```", "~~~"))
+        )
+        if joins:
+            out[-1] += text
+        else:
+            out.append(line)
+        if text.startswith(("```", "~~~")):
+            fenced = not fenced
+    return "\n".join(out)
 
 
 # An inline script that runs: no src, and no type or a JavaScript one (JSON data blocks don't run).

@@ -106,7 +106,7 @@ def pytest_terminal_summary(terminalreporter):
         f"{name}: {value}"
         for report in terminalreporter.stats.get("passed", [])
         for name, value in getattr(report, "user_properties", [])
-        if name.startswith(("stepper ", "playground "))
+        if name.startswith(("stepper ", "playground ", "gpt "))
     ]
     if timings:
         terminalreporter.write_sep("-", "in the browser")

@@ -624,7 +624,8 @@ SAMPLE_LINE = {"en": r"sample +(\d+): ([a-z]*)", "zh": r"样本 +(\d+)：([a-z]*
 
 def _gpt_output(printed, lang):
     """(first loss, final loss, the sampled names) of what `train --data names` printed."""
-    numbers = [float(x) for x in re.findall(r"\d+\.\d{4}", printed.splitlines()[0])]
+    said = next(line for line in printed.splitlines() if re.search(r"\d+\.\d{4}", line))
+    numbers = [float(x) for x in re.findall(r"\d+\.\d{4}", said)]
     samples = re.findall(SAMPLE_LINE[lang], printed)
     assert [int(i) for i, _ in samples] == list(range(1, 11))
     return numbers[0], numbers[1], [name for _, name in samples]
@@ -645,7 +646,8 @@ def test_train_on_names_lowers_the_loss_saves_the_model_and_samples_ten(
         args = ["--steps", "30", "--out", str(out), "--lang", "zh", "--no-plot"]
         assert main(["train", "--data", "names", *args]) == 0
         printed = capsys.readouterr().out
-        assert printed.startswith("第一步的损失 ") and "训练了 30 步" in printed
+        assert printed.startswith("正在追踪并编译训练步") and "训练了 30 步" in printed
+        assert printed.splitlines()[1].startswith("第一步的损失 ")
     first, final, samples = _gpt_output(printed, lang)
     assert final < first  # 3.57 at the first step, 2.72 over the last 3
     assert len(samples) == 10 and any(samples)
@@ -768,6 +770,26 @@ def test_a_note_says_when_documents_are_longer_than_the_block(tmp_path, capsys):
         capsys, *argv, "--block-size", "22", "--lang", "zh", "--out", str(tmp_path / "c")
     )
     assert code == 0 and printed.startswith("注意：3 篇文档中有 1 篇有 22 个或更多字符")
+
+
+@pytest.mark.parametrize(
+    ("lang", "compiling", "hint"),
+    [
+        ("en", "tracing and compiling the training step", "the loss is higher than at the start"),
+        ("zh", "正在追踪并编译训练步", "损失比开始时还高：学习率 1.0 可能太大"),
+    ],
+)
+def test_a_learning_rate_that_makes_the_loss_grow_is_named_and_compiling_announced(
+    tmp_path, capsys, lang, compiling, hint
+):
+    data = tmp_path / "poets.txt"
+    data.write_text("\n".join(POETS), encoding="utf-8")
+    argv = ["train", "--data", str(data), "--no-plot", "--out", str(tmp_path / "out")]
+    code, printed, _ = run_cli(capsys, *argv, "--steps", "40", "--lr", "1.0", "--lang", lang)
+    lines = printed.splitlines()
+    assert code == 0 and lines[0].startswith(compiling) and lines[2].startswith(hint)
+    code, printed, _ = run_cli(capsys, *argv, "--steps", "20", "--backend", "eager", "--quiet")
+    assert code == 0 and "compil" not in printed and "learning rate" not in printed
 
 
 def test_the_gpt_options_are_checked_before_any_training(tmp_path, capsys):

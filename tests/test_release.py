@@ -166,14 +166,18 @@ def test_the_release_workflow_publishes_a_tag_by_trusted_publishing():
     assert "password" not in text and "secrets." not in text
 
 
-def test_ci_ends_with_the_release_check():
-    """`python3 tasks.py release` is a job of tasks.py, listed in its docstring, and the last
-    step of .ci/run; it refuses an --outdir that already holds files (it takes the only wheel)."""
+def test_ci_runs_the_release_check_and_fails_with_it():
+    """`python3 tasks.py release` is a job of tasks.py, listed in its docstring, and a step of
+    .ci/run, beside the site's browser test: .ci/run waits for it and ends with the first failing
+    status of the three."""
     tasks = load_tasks()
     assert "release" in tasks.JOBS and "python3 tasks.py release" in tasks.__doc__
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
-        commands = [line for line in f.read().splitlines() if line and not line.startswith("#")]
-    assert commands[-1] == "python3 tasks.py release"
+        commands = [line.strip() for line in f.read().splitlines()]
+    commands = [c for c in commands if c and not c.startswith("#")]
+    assert 'python3 tasks.py release >"$logs/release" 2>&1 &' in commands
+    assert 'wait "${!step}" || code=$?' in commands
+    assert commands[-1] == 'exit "$status"'
 
 
 def test_the_release_check_refuses_an_outdir_with_files_in_it(tmp_path):

@@ -934,18 +934,41 @@ def test_a_correct_backward_passes_in_the_page_and_its_prints_are_shown(browser,
 
 
 @pytest.mark.parametrize(
-    ("page", "said"), [("zh/microgpt/", "编译用了"), ("microgpt/", "compiled in")]
+    ("page", "said", "paused", "refused", "ready"),
+    [
+        ("zh/microgpt/", "编译用了", "已暂停（第 ", "温度应为大于 0 的数，收到的是 ", False),
+        (
+            "microgpt/",
+            "compiled in",
+            "paused at step ",
+            "the temperature must be a number above 0, got ",
+            True,
+        ),
+    ],
 )
 def test_the_gpt_page_trains_microgpt_until_its_loss_falls_and_makes_up_names(
-    browser, site, tmp_path, page, said
+    browser, site, tmp_path, record_property, page, said, paused, refused, ready
 ):
     """Nothing installed and no outside request: the page's Python traces the step once, trains
-    until the mean of the last 50 losses is below 2.6 (from ~3.3), and samples ten names."""
+    until the mean of the last 50 losses is below 2.6 (from ~3.3), and samples ten names. It
+    compiles the step as soon as its Python is ready, before any click. Paused,
+    it says so; each click makes new names, at the temperature it shows; a temperature that is
+    not above 0 is refused in words, as the terminal refuses it."""
     browser.get(site.url + page)
     until(browser, "return !!window.mgSite && !!window.mgSite.gpt", LOAD, "the GPT widget")
     root = browser.find_element("css selector", '[data-mg="gpt"]')
-    root.find_element("css selector", '[data-action="play"]').click()
     status = root.find_element("css selector", "[data-status]")
+    if ready:  # the English page is read first: the step compiles meanwhile, and it says so
+        compiled = "const s = window.mgSite.gpt.state; return !!s && s.compiled"
+        until(browser, compiled, LOAD, "the step compiled before any click")
+        assert status.text.startswith("the step was compiled in ") and "press train" in status.text
+    start = time.perf_counter()
+    root.find_element("css selector", '[data-action="play"]').click()
+    first_step = "const s = window.mgSite.gpt.state; return !!s && s.step >= 1"
+    until(browser, first_step, LOAD, "the first step")
+    seconds = time.perf_counter() - start
+    when = "once compiled" if ready else "at once, Python loading"
+    record_property(f"gpt (site): the first loss after a click {when}", f"{seconds:.1f} s")
     until(browser, "return arguments[0].textContent.length > 0", 60, "the status", status)
     fallen = (
         "const s = window.mgSite.gpt.state;"
@@ -956,14 +979,39 @@ def test_the_gpt_page_trains_microgpt_until_its_loss_falls_and_makes_up_names(
     state = browser.execute_script("return window.mgSite.gpt.state")
     assert state["compiled"] and state["losses"] is not None
     assert said in status.text  # the page says what it did, in its language
+    consistent = (
+        "const gp = window.mgSite.gpt;"
+        " return gp.pending === 0 && arguments[0].textContent.startsWith(arguments[1] + gp.state.step)"
+    )
+    until(browser, consistent, 60, "the status to say paused", status, paused)
+    state = browser.execute_script("return window.mgSite.gpt.state")  # after a step in flight
     first = browser.execute_script("return window.mgSite.gpt.losses.slice(0, 10)")
     assert sum(first) / len(first) > 3.0  # it started near log 27
-    root.find_element("css selector", '[data-action="sample"]').click()
     samples = root.find_element("css selector", "[data-samples]")
-    until(browser, "return arguments[0].dataset.count === '10'", 60, "ten names", samples)
-    made = [li.text for li in samples.find_elements("css selector", "li")]
-    assert len(made) == 10 and all(re.fullmatch(r"[a-z]{0,7}", n) for n in made), made
-    assert sum(bool(n) for n in made) >= 8
+    lists = []
+    for draw in ("1", "2"):
+        root.find_element("css selector", '[data-action="sample"]').click()
+        until(browser, f"return arguments[0].dataset.draw === '{draw}'", 60, "names", samples)
+        made = [li.text for li in samples.find_elements("css selector", "li")]
+        assert len(made) == 10 and all(re.fullmatch(r"[a-z]{0,7}", n) for n in made), made
+        assert sum(bool(n) for n in made) >= 8
+        lists.append(made)
+    assert lists[0] != lists[1]  # a click draws new names
+    caption = root.find_element("css selector", "[data-sampled]").text
+    assert "0.5" in caption and str(state["step"]) in caption
+    field = root.find_element("css selector", '[data-field="temperature"]')
+    error = root.find_element("css selector", "[data-error]")
+    for bad in ("0", "-1"):
+        field.clear()
+        field.send_keys(bad)
+        root.find_element("css selector", '[data-action="sample"]').click()
+        assert error.text == f'{refused}"{bad}"'
+        assert samples.get_attribute("data-draw") == "2"  # nothing drawn
+    field.clear()
+    field.send_keys("1.5")
+    root.find_element("css selector", '[data-action="sample"]').click()
+    until(browser, "return arguments[0].dataset.draw === '3'", 60, "names at 1.5", samples)
+    assert error.text == "" and "1.5" in root.find_element("css selector", "[data-sampled]").text
     screenshot(browser, f"site-gpt-{page.split('/')[0]}.png", tmp_path)
     stayed_local(browser)
 
@@ -973,7 +1021,8 @@ def test_every_page_declares_its_charset_and_its_policy_in_its_first_1024_bytes(
     (a file, or a server that sends none); after that it guesses, and Chinese came out as
     windows-1252 on some runs. Every page has the site's Content-Security-Policy, the theme's
     404.html too (a template, which the pages' hook does not see), whose links start at the
-    site's root: MICROGRAD_SITE_URL, which the Pages workflow sets to the project's address."""
+    site's root: MICROGRAD_SITE_URL, which the Pages workflow sets to the project's address.
+    No line break sits between two Chinese characters outside code: it would show as a space."""
     pages = [
         os.path.join(folder, name)
         for folder, _, files in os.walk(SITE)
@@ -986,6 +1035,11 @@ def test_every_page_declares_its_charset_and_its_policy_in_its_first_1024_bytes(
             head = f.read(1024).lower()
         assert b'<meta charset="utf-8">' in head, path
         assert b'<meta http-equiv="content-security-policy" content="default-src' in head, path
+        with open(path, encoding="utf-8") as f:
+            text = re.sub(r"<(pre|script|style|textarea)\b.*?</\1>", "", f.read(), flags=re.S)
+        cjk = "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]"
+        spaced = re.findall(f"{cjk}\n\\s*{cjk}", text)  # a browser shows the break as a space
+        assert spaced == [], (path, spaced[:3])
     with open(os.path.join(ROOT, "mkdocs.yml"), encoding="utf-8") as f:
         assert "site_url: !ENV [MICROGRAD_SITE_URL, null]" in f.read()
     with open(os.path.join(ROOT, ".github", "workflows", "pages.yml"), encoding="utf-8") as f:

@@ -217,6 +217,8 @@ def playground(action: str, arg: object = None, lang: str = "en") -> dict:
         PLAYGROUND = Playground()
     if action == "reset":
         return PLAYGROUND.reset(dict(json.loads(str(arg))) if arg else {}, lang)
+    if action == "prepare":
+        return GPT_RUN.prepare()
     if action == "train":
         return PLAYGROUND.train(int(arg or 1))  # type: ignore[call-overload]
     return PLAYGROUND.state(since=0)
@@ -259,19 +261,28 @@ class GptRun:
         self.optimizer = Adam(self.model.parameters(), lr=LEARNING_RATE, betas=BETAS, eps=EPS)
         self.losses: list[float] = []
         self.train_seconds = self.compile_seconds = 0.0
+        self.draws = random.Random(0)  # the names' own generator: each click draws new ones
+        self.drawn = 0
         return self.state(since=0)
 
-    def train(self, steps: int) -> dict:
-        """`steps` steps (at most 50 a call); the first call compiles the step first."""
+    def prepare(self) -> dict:
+        """Trace and compile the step, once: the page asks as soon as its Python is ready, so
+        that a learner who reads before pressing train finds it done."""
         from micrograd.app.train import Trainer
 
-        since = len(self.losses)
         if self.trainer is None:
             start = time.perf_counter()
             self.trainer = Trainer(
                 self.task, self.docs, None, self.optimizer, 1, backend="python", in_order=True
             )
             self.compile_seconds = time.perf_counter() - start
+        return self.state(since=len(self.losses))
+
+    def train(self, steps: int) -> dict:
+        """`steps` steps (at most 50 a call), after compiling the step if it is not yet."""
+        since = len(self.losses)
+        self.prepare()
+        assert self.trainer is not None
         start = time.perf_counter()
         for _ in range(max(0, min(int(steps), 50))):
             self.losses.append(self.trainer.step())
@@ -292,30 +303,39 @@ class GptRun:
         }
 
     def sample(self, n: int, temperature: float) -> dict:
-        """n names drawn at `temperature` (from a generator of their own: the weights' random
-        stays as it is)."""
-        import random
-
-        rng = random.Random(len(self.losses))
-        t = min(max(float(temperature), 0.1), 2.0)
-        made = [self.model.sample(self.tokenizer, t, rng) for _ in range(max(1, min(int(n), 20)))]
-        return {"names": [self.tokenizer.decode(ids) for ids in made], "temperature": t}
+        """n names drawn at `temperature`, a number above 0 as the terminal takes it (GPT.sample
+        refuses any other), from a generator of their own that goes on: new names each time, and
+        the weights' random stays as it is."""
+        made = [
+            self.model.sample(self.tokenizer, temperature, self.draws)
+            for _ in range(max(1, min(int(n), 20)))
+        ]
+        self.drawn += 1
+        return {
+            "names": [self.tokenizer.decode(ids) for ids in made],
+            "temperature": temperature,
+            "step": len(self.losses),
+            "draw": self.drawn,
+        }
 
 
 GPT_RUN: GptRun | None = None
 
 
 def gpt(action: str, arg: object = None) -> dict:
-    """The page's GPT: "reset", "train" (arg: steps), "sample" (arg: temperature), or its state."""
+    """The page's GPT: "reset", "prepare" (compile the step), "train" (arg: steps), "sample" (arg:
+    temperature), or its state."""
     global GPT_RUN
     if GPT_RUN is None:
         GPT_RUN = GptRun()
     if action == "reset":
         return GPT_RUN.reset()
+    if action == "prepare":
+        return GPT_RUN.prepare()
     if action == "train":
         return GPT_RUN.train(int(arg or 1))  # type: ignore[call-overload]
     if action == "sample":
-        return GPT_RUN.sample(10, float(arg or 0.5))  # type: ignore[arg-type]
+        return GPT_RUN.sample(10, float(arg))  # type: ignore[arg-type]
     return GPT_RUN.state(since=0)
 
 

@@ -455,7 +455,7 @@
     const curve = q("canvas[data-curve]");
     const status = q("[data-status]");
     const error = q("[data-error]");
-    const gp = (site.gpt = { playing: false, losses: [], highest: 1e-9, state: null });
+    const gp = (site.gpt = { playing: false, losses: [], highest: 1e-9, state: null, pending: 0 });
 
     const metric = (name, value, text) => showMetric(root, name, value, text);
 
@@ -474,12 +474,22 @@
       metric("loss", s.mean, s.mean == null ? "–" : s.mean.toFixed(3));
       if (s.step) metric("rate", s.train_seconds / s.step, say("gpt_ms", { ms: ((1000 * s.train_seconds) / s.step).toFixed(0) }));
       window.mgPlayground.curves(curve, gp.means, null, gp.highest, s.step, WORDS);
-      if (s.compiled) status.textContent = say("gpt_compiled", { s: s.compile_seconds.toFixed(1) });
+      showStatus();
       root.dataset.step = String(s.step);
+    }
+
+    function showStatus() {
+      const s = gp.state;
+      if (!s || !s.compiled) return;
+      const seconds = s.compile_seconds.toFixed(1);
+      if (gp.playing) status.textContent = say("gpt_compiled", { s: seconds });
+      else if (s.step === 0) status.textContent = say("gpt_ready", { s: seconds });
+      else status.textContent = say("gpt_paused", { step: s.step, s: seconds });
     }
 
     async function request(action, arg) {
       error.textContent = "";
+      gp.pending += 1; // a step paused in flight still lands: its result is shown when it does
       try {
         const s = await call("gpt", action, arg);
         if (s.error) throw new Error(s.error);
@@ -489,6 +499,8 @@
         gp.playing = false;
         setButtons();
         return null;
+      } finally {
+        gp.pending -= 1;
       }
     }
 
@@ -516,19 +528,34 @@
     q('[data-action="pause"]').addEventListener("click", () => {
       gp.playing = false;
       setButtons();
+      showStatus();
     });
     q('[data-action="sample"]').addEventListener("click", async () => {
-      const s = await request("sample", Number(q('[data-field="temperature"]').value));
+      // the temperature as the terminal takes it: a number above 0, refused in words otherwise
+      const field = q('[data-field="temperature"]');
+      const t = Number(field.value);
+      if (field.value.trim() === "" || !Number.isFinite(t) || t <= 0) {
+        error.textContent = say("gpt_bad_temperature", { text: JSON.stringify(field.value) });
+        return;
+      }
+      const s = await request("sample", t);
       if (!s) return;
       const list = q("[data-samples]");
       list.textContent = "";
       for (const name of s.names) list.append(el("li", {}, name));
+      q("[data-sampled]").textContent = say("gpt_sampled", { n: s.names.length, t: s.temperature, step: s.step });
       list.dataset.count = String(s.names.length);
+      list.dataset.draw = String(s.draw);
     });
     setButtons();
     loadScript("assets/site/playground_draw.js").then(async () => {
       const s = await request("state");
       if (s) show(s);
+      if (!s || s.compiled) return;
+      // compile the step now, while the learner reads: the first train then starts at once
+      if (!gp.playing) status.textContent = say("gpt_compiling");
+      const p = await request("prepare");
+      if (p && !gp.playing && gp.state.step === 0) show(p);
     });
   }
 

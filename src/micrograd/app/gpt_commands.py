@@ -31,6 +31,7 @@ from micrograd.io import (
     gpt_documents,
     load_gpt,
 )
+from micrograd.replay import backend
 from micrograd.text import language
 from micrograd.text import text as say
 from micrograd.tuning import tuned
@@ -172,6 +173,8 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     if note:
         print(note, file=out)
 
+    if not args.quiet and backend(args.backend).replays:  # the first steps' times include it
+        print(say("gpt.out_compiling", lang), file=out)
     bar = progress_bar(steps, args.quiet, lang)
     start = time.perf_counter()
     try:
@@ -193,6 +196,8 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     last = max(1, steps // 10)
     final = sum(losses[-last:]) / last
     print(say("gpt.out_loss", lang, first=losses[0], last=final, n=last), file=out)
+    if final > losses[0]:  # learning made it worse: the step is too large
+        print(say("gpt.note_lr", lang, lr=lr, default=LEARNING_RATE), file=out)
     seen = set(docs)
     for i, name in enumerate(samples, 1):
         print(sample_line(i, name, seen, lang), file=out)

@@ -289,8 +289,12 @@ CATALOG: dict[str, str] = {
     "site.failed": "Python could not be loaded: {x}",
     "site.crashed": "Python stopped (reload the page to start it again): {x}",
     "site.starting": "Starting Python…",
-    "site.gpt_compiling": "tracing and compiling the step, once (10-30 s)…",
+    "site.gpt_compiling": "tracing and compiling the step, once (a few seconds)…",
     "site.gpt_compiled": "the step was compiled in {s} s; training",
+    "site.gpt_paused": "paused at step {step}; the step was compiled in {s} s",
+    "site.gpt_bad_temperature": "the temperature must be a number above 0, got {text}",
+    "site.gpt_sampled": "{n} names at temperature {t}, after {step} steps; each click draws new ones",
+    "site.gpt_ready": "the step was compiled in {s} s: press train",
     "site.gpt_ms": "{ms} ms a step in Python",
     "site.steps_per_s": "{r} steps/s ({ms} ms per step in Python)",
     "site.passed": "passed",
@@ -854,6 +858,10 @@ CATALOG: dict[str, str] = {
     "gpt.help_seed": "seed for the draws (default: %(default)s, the train command's: the names it "
     "printed)",
     "gpt.out_step": "step {step}/{total}  loss {loss:.4f}",
+    "gpt.out_compiling": "tracing and compiling the training step, once for each length of "
+    "document: the first steps take seconds, the others milliseconds",
+    "gpt.note_lr": "the loss is higher than at the start: the learning rate {lr} is likely too "
+    "large (the default is {default})",
     "gpt.out_loss": "loss {first:.4f} at the first step, {last:.4f} on average over the last {n}",
     "gpt.out_sample": "sample {i:2d}: {name}",
     "gpt.out_new": "sample {i:2d}: {name}   new",
@@ -887,7 +895,7 @@ CATALOG: dict[str, str] = {
     "gpt.help_attention": "also draw each head's attention weights on the first name into FILE "
     "(a PNG)",
     "gpt.out_attention": "wrote {path}: each head's attention weights on sample 1",
-    "gpt.plot_attention_title": "each head's attention weights, reading {sequence}",
+    "gpt.plot_attention_title": "each head's attention weights, reading {sequence} (· is BOS)",
     "gpt.plot_head": "layer {layer}, head {head}",
     "gpt.plot_attending": "position attending",
     "gpt.plot_attended": "position attended",
