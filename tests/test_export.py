@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from micrograd.engine import Value
 from micrograd.export import from_torch, to_torch
 from micrograd.io import load_into, save
 from micrograd.nn import MLP
@@ -107,3 +108,12 @@ def test_a_one_layer_model_keeps_loading_after_a_round_trip_through_torch(tmp_pa
     load_into(original, tmp_path / "m.json")  # one layer: the activation name does not matter
     assert [p.data for p in original.parameters()] == before
     assert original.activation == "relu" and [v.data for v in original(x)] == outputs
+
+
+def test_to_torch_of_a_gpt_names_gpt_to_torch_and_refuses_what_is_no_mlp():
+    from micrograd.gpt import GPT
+
+    with pytest.raises(TypeError, match=r"is a GPT, not an MLP; gpt_to_torch\(model\) gives it"):
+        to_torch(GPT(5, block_size=4, n_embd=4, n_head=1))
+    with pytest.raises(TypeError, match="expected an MLP, got Value"):
+        to_torch(Value(1.0))

@@ -1,6 +1,8 @@
 """docs/tutorial.md is executed: every python block, in order, in one namespace; the text block that
 follows each one is the output it must print. The README's example is checked the same way."""
 
+import ast
+import builtins
 import contextlib
 import io
 import linecache
@@ -38,24 +40,48 @@ def tokens(code):
     ]
 
 
+def self_contained(code):
+    """Whether a block reads no name that an earlier block defined: every name it loads is a
+    builtin, or imported, assigned, or defined in the block itself."""
+    tree = ast.parse(code)
+    defined = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            defined.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+    loaded = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    return loaded <= defined
+
+
 def blocks_to_run(path):
-    """How many of the document's blocks, from the first, must run: all of an English document's.
-    Of a Chinese one, up to the last whose code (comments aside) or expected output differs from
-    its English twin's block (a warning in the learner's language, a string translated); the
-    blocks after it are the English blocks and their outputs, which the English run checks, so
-    they are compared, not run again (all are run where the twins differ in their blocks' number).
-    A Chinese output edited to what the code does not print differs, so it is run and fails."""
+    """(n, alone): the document's blocks 1..n run in order, in one namespace, and the blocks in
+    `alone` each run by itself. All of an English document's blocks run in order. Of a Chinese
+    one, a block whose code (comments aside) or expected output differs from its English twin's
+    (a warning in the learner's language, a string translated) must run: up to the last such
+    block that reads a name an earlier block defined, in order; a later one that reads none
+    (self_contained), by itself. The other blocks are the English blocks and their outputs, which
+    the English run checks, so they are compared, not run again (all are run where the twins
+    differ in their blocks' number). A Chinese output edited to what the code does not print
+    differs, so it is run and fails."""
     if not path.endswith(".zh-CN.md"):
-        return len(blocks(path))
+        return len(blocks(path)), []
     english, chinese = blocks(path.removesuffix(".zh-CN.md") + ".md"), blocks(path)
     if len(english) != len(chinese):
-        return len(chinese)
+        return len(chinese), []
     differ = [
         n
         for n, ((en_code, en_out), (zh_code, zh_out)) in enumerate(zip(english, chinese), 1)
         if tokens(en_code) != tokens(zh_code) or en_out.rstrip() != zh_out.rstrip()
     ]
-    return max(differ, default=0)
+    needed = max((n for n in differ if not self_contained(chinese[n - 1][0])), default=0)
+    return needed, [n for n in differ if n > needed]
 
 
 def run_document(path, folder):
@@ -63,35 +89,39 @@ def run_document(path, folder):
     and in a terminal of the document's language (the site's page runs them with its language as
     the locale too: what the package says in the locale's language is the document's); the
     examples they refer to by their path in the repository are linked there. A Chinese document
-    runs up to its last block that differs from the English one (blocks_to_run); the others are
-    compared with the English blocks. Returns how many blocks ran."""
-    needed = blocks_to_run(path)
+    runs the blocks blocks_to_run names; the others are compared with the English blocks.
+    Returns how many blocks ran."""
+    needed, alone = blocks_to_run(path)
     if path.endswith(".zh-CN.md"):
         english = blocks(path.removesuffix(".zh-CN.md") + ".md")
         for n, ((code, expected), (en_code, en_expected)) in enumerate(
             zip(blocks(path)[needed:], english[needed:]), needed + 1
         ):
-            assert tokens(code) == tokens(en_code), f"block {n} of {path}"
-            assert expected.rstrip() == en_expected.rstrip(), f"block {n} of {path}"
-    scope: dict = {"__name__": "__tutorial__"}
+            if n not in alone:
+                assert tokens(code) == tokens(en_code), f"block {n} of {path}"
+                assert expected.rstrip() == en_expected.rstrip(), f"block {n} of {path}"
     os.symlink(os.path.join(ROOT, "examples"), os.path.join(folder, "examples"))
     cwd = os.getcwd()
     os.chdir(folder)
     locale = "zh_CN.UTF-8" if path.endswith(".zh-CN.md") else "en_US.UTF-8"
+    scope: dict = {"__name__": "__tutorial__"}
+    runs = [(n, scope) for n in range(1, needed + 1)]
+    runs += [(n, {"__name__": "__tutorial__"}) for n in alone]  # a namespace of its own
     try:
         with mock.patch.dict(os.environ, {"LANG": locale, "LC_ALL": "", "LC_MESSAGES": ""}):
-            for n, (code, expected) in enumerate(blocks(path)[:needed], 1):
+            for n, namespace in runs:
+                code, expected = blocks(path)[n - 1]
                 # named as the site's page names it, not by the .md file: nothing (a traceback,
                 # the practice checker naming a closure's file and line) reads markdown as Python
                 name = f"<block {n}>"
                 linecache.cache[name] = (len(code), None, code.splitlines(True), name)
                 out = io.StringIO()
                 with contextlib.redirect_stdout(out):
-                    exec(compile(code, name, "exec"), scope)
+                    exec(compile(code, name, "exec"), namespace)
                 assert out.getvalue().rstrip() == expected.rstrip(), f"in {path}:\n{code}"
     finally:
         os.chdir(cwd)
-    return needed
+    return len(runs)
 
 
 @pytest.mark.parametrize("tutorial", ["docs/tutorial.md", "docs/tutorial.zh-CN.md"])

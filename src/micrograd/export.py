@@ -33,7 +33,15 @@ def _activation_module(torch: Any, name: str) -> Any:
 
 def to_torch(model: MLP) -> Any:
     """A torch.nn.Sequential (float64) with the MLP's architecture and weights: Linear layers,
-    the model's activation between them. It maps (B, nin) to (B, nout)."""
+    the model's activation between them. It maps (B, nin) to (B, nout). A GPT is refused:
+    gpt_to_torch(model) is its PyTorch twin."""
+    if isinstance(model, GPT):
+        raise TypeError(
+            f"to_torch: {model.spec} is a GPT, not an MLP; gpt_to_torch(model) gives it as a "
+            "torch.nn.Module that reads a whole sequence"
+        )
+    if not isinstance(model, MLP):
+        raise TypeError(f"to_torch: expected an MLP, got {type(model).__name__}")
     torch = _torch()
     layers: list[Any] = []
     for i, layer in enumerate(model.layers):

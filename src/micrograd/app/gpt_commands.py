@@ -40,7 +40,7 @@ from micrograd.tuning import tuned
 # document a step (the names shuffled once, then taken in turn), the mean negative log likelihood
 # of its next tokens, Adam with betas (0.85, 0.99) and eps 1e-8, the learning rate 0.01 decaying
 # linearly to 0 over the run (micrograd.app.train.train_gpt); then samples at temperature 0.5.
-# microgpt's 1,000 steps: a step's graph has 36,000 Values for a 3-letter name and 107,000 for an
+# microgpt's 1,000 steps: a step's graph has 27,600 Values for a 2-letter name and 107,000 for an
 # 11-letter one; eager that is 65-200 ms a step on the 2-core development machine, the compiled
 # step (micrograd.app.tasks.CompiledStep) 2-4 ms on numpy and 5-9 ms on python (where Adam on the
 # Values adds 6-8 ms). `micrograd train --data names` measured there, lightly loaded: 11 s in all
