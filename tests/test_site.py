@@ -461,6 +461,23 @@ def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
     finally:
         browser.switch_to.default_content()
     screenshot(browser, "site-stepper.png", tmp_path)
+    # the GPT chapter's attention head (its section 13), which the chapter's block saves to a file
+    # the page cannot open: here, in the frame
+    builds = int(root.get_attribute("data-builds"))
+    root.find_element("css selector", '[data-action="attention"]').click()
+    until(browser, f"return arguments[0].dataset.builds === '{builds + 1}'", 120, "a build", root)
+    assert (
+        root.get_attribute("data-state") == "built" and root.get_attribute("data-frames") == "787"
+    )
+    browser.switch_to.frame(root.find_element("css selector", "iframe[data-frame]"))
+    try:
+        until(browser, "return document.querySelectorAll('[data-name]').length > 0", 60, "nodes")
+        names = browser.execute_script(
+            "return Array.from(document.querySelectorAll('[data-name]'), e => e.dataset.name)"
+        )
+        assert {"q.0", "s1", "a1"} <= set(names), sorted(names)[:20]
+    finally:
+        browser.switch_to.default_content()
     stayed_local(browser)
 
 

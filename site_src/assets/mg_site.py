@@ -125,6 +125,15 @@ def stepper_page(expression: str, values: str, lang: str, quiz: bool = False) ->
     return {"page": s.page, "frames": s.frames}
 
 
+def attention_page(lang: str) -> dict:
+    """The GPT chapter's backward stepper through one attention head (section 13:
+    micrograd.teach.attention.attention_stepper), for the stepper's frame."""
+    from micrograd.teach.attention import attention_stepper
+
+    s = attention_stepper(lang)
+    return {"page": s.page, "frames": s.frames}
+
+
 # ---------------------------------------------------------------------------- the playground
 GRID = 30  # the decision boundary: GRID x GRID predictions
 POINTS = (10, 100, 400)  # the fewest points, the page's default, the most

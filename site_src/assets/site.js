@@ -276,12 +276,16 @@
       const border = frame.offsetHeight - frame.clientHeight;
       frame.style.height = `${Math.min(tallest, 4000) + border}px`;
     });
-    async function build() {
+    const attention = root.querySelector('[data-action="attention"]');
+    async function build(attentionHead) {
       button.disabled = true;
+      if (attention) attention.disabled = true;
       error.textContent = "";
       const t0 = performance.now();
       try {
-        const r = await call("stepper_page", field("expr").value, field("values").value, LANG, field("quiz").checked);
+        const r = attentionHead // the GPT chapter's head (its section 13), or the typed graph
+          ? await call("attention_page", LANG)
+          : await call("stepper_page", field("expr").value, field("values").value, LANG, field("quiz").checked);
         if (r.error) {
           error.textContent = r.error;
           root.dataset.state = "error";
@@ -300,9 +304,11 @@
         builds += 1;
         root.dataset.builds = String(builds);
         button.disabled = false;
+        if (attention) attention.disabled = false;
       }
     }
-    button.addEventListener("click", build);
+    button.addEventListener("click", () => build(false));
+    if (attention) attention.addEventListener("click", () => build(true));
     for (const n of ["expr", "values"]) field(n).addEventListener("keydown", (e) => e.key === "Enter" && build());
     build();
   }
