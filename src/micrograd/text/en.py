@@ -425,6 +425,8 @@ CATALOG: dict[str, str] = {
     "practice.unknown_exercise": "no exercise {exercise!r}; the exercises are: {known}",
     # backward()
     "practice.chain": "a chain of {n} Values",
+    "practice.other_order": "{title}, each Value's _prev (a set) iterated in the other order: a "
+    "set's order follows the Values' addresses, so a topological order must not depend on it",
     "practice.se_graph": "the Stack Exchange graph at a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` ran a second time: each node's _backward() must "
     "run exactly once, so its inputs got their share twice (a node reached by two paths was run "

@@ -379,6 +379,8 @@ CATALOG: dict[str, str] = {
     "practice.unknown_exercise": "没有练习 {exercise!r}；可选的练习：{known}",
     # backward()
     "practice.chain": "{n} 个 Value 的长链",
+    "practice.other_order": "{title}，每个 Value 的 _prev（一个集合）按另一个顺序遍历：集合的顺序取决"
+    "于各个 Value 的内存地址，所以拓扑排序不能依赖它",
     "practice.se_graph": "Stack Exchange 问题里的图，a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` 运行了第二次：每个节点的 _backward() 只能运行一次"
     "，否则它的父节点会拿到两份梯度（一个节点能从两条路走到，就在每条路上各运行了一次：要先排好整个"

@@ -315,7 +315,14 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             problem = _accumulates(V, x, y, lang) or _again(V, lang)
             if problem is not None:
                 return result.fail(problem)
+        start = len(result.rows)
         problem = _graph(V, title, build, small, result, lang)
+        if problem is None and small:  # again, each Value's set of inputs iterated the other way
+            other = CheckResult(ex.id, True, seed=seed, lang=lang)
+            title = text("practice.other_order", lang, title=title)
+            problem = _graph(V, title, build, small, other, lang, reverse=True)
+            if problem is not None:
+                result.rows[start:] = other.rows  # the run that went wrong
         if problem is not None and problem.mistake == "recursion-limit" and not small:
             result.notes.append(text("practice.deep_challenge", lang, n=f"{CHAIN:,}"))
         elif problem is not None:  # the first wrong graph is the lesson; the rest would wait
@@ -323,13 +330,43 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     return result
 
 
+class _Ordered(set):
+    """A node's `_prev` that iterates in a chosen order. A set's order is not the program's to
+    choose (it follows the Values' addresses), so a sort that is right for one order only is
+    right by luck: each small graph is checked again with every set's order reversed."""
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        super().__init__(items)
+        self.order = list(items)
+
+    def __iter__(self) -> Any:
+        return iter(self.order)
+
+
+def _reverse_sets(root: Any) -> None:
+    """Every `_prev` of the graph that is a set, made to iterate in the reverse of its order."""
+    for node in topo([root]):
+        prev = getattr(node, "_prev", None)
+        if type(prev) is set and len(prev) > 1:
+            node._prev = _Ordered(list(prev)[::-1])
+
+
 def _graph(
-    V: Any, title: str, build: Callable[[Any], Graph], small: bool, result: CheckResult, lang: str
+    V: Any,
+    title: str,
+    build: Callable[[Any], Graph],
+    small: bool,
+    result: CheckResult,
+    lang: str,
+    reverse: bool = False,
 ) -> Problem | None:
-    """The learner's backward() on one graph, step by step, its leaves' grads in the table."""
+    """The learner's backward() on one graph, step by step, its leaves' grads in the table (with
+    `reverse`, each set of inputs iterated the other way)."""
     order: list[Any] = []
     try:
         root, names, leaves = guarded(title, lang, partial(build, V))
+        if reverse:
+            _reverse_sets(root)
         walk = Walk({id(v): k for k, v in names.items()}, lang)
         order, calls = record(walk, root)
         guarded("backward()", lang, root.backward)
