@@ -159,7 +159,7 @@ def test_a_pre_order_walked_in_reverse_is_told_as_such_not_as_a_missing_reversed
     assert preorder != RECURSIVE
     path = mutate(tmp_path, solution("backward"), preorder)
     result = check("backward", path)
-    assert result.mistake == "not-reversed"
+    assert result.mistake == "pre-order"  # its tag names the list, not a missing reversed()
     assert "although the walk reverses its list" in result.first_wrong_step
     assert "a pre-order" in result.first_wrong_step
     zh = check("backward", path, lang="zh").first_wrong_step

@@ -66,6 +66,13 @@ OP_MISTAKES = [
         "input-output-swapped",
         ["1 - t**2", "that is 1 - x**2, from the input x, where the output t belongs"],
     ),
+    (  # relu's output value where its slope belongs: named as that, not as a swap
+        "op-relu",
+        "self.grad += (out.data > 0) * out.grad",
+        "self.grad += out.data * out.grad",
+        "value-as-slope",
+        ["that is the output's value itself, where the slope (0 or 1) belongs"],
+    ),
     (
         "op-sub",
         "        return self + (-other)\n",

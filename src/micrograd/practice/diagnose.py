@@ -276,6 +276,8 @@ class Walk:
             # a guess of 0 tells nothing: it is also what a closure adds that adds nothing
             if close(found, guess) and not close(guess, expected) and not close(guess, 0):
                 key, mistake = f"practice.swapped.{known.rule.op}", "input-output-swapped"
+                if known.rule.op == "ReLU":  # its output's value where its slope (0 or 1) belongs
+                    mistake = "value-as-slope"
                 if known.rule.arity == 2:
                     own = known.rule.op == "*" and len(positions) == 1
                     key = "practice.operand_own" if own else "practice.operand_binary"

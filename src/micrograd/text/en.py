@@ -418,6 +418,9 @@ CATALOG: dict[str, str] = {
     "practice.number_recursion": "`{what}` raised RecursionError: {method} calls itself without "
     "end: with a number on the left, returning `other {op} self` asks the Value's {method} "
     "again. Return {body}",
+    "practice.number_cut": "`{what}` returned a {kind}, not a Value: a number taken out of the "
+    "graph (.data, math.log) cuts it, and no gradient reaches the logits; compute with the Values' "
+    "own ops (probs[target].log())",
     "practice.not_value": "`{what}` returned a {kind}, not a Value",
     "practice.param_not_value": "`{what}` is a {kind}, not a Value: wrap the weights and the bias in Value()",
     "practice.not_notebook": "not a notebook: {path}",
@@ -560,6 +563,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.recursion-limit": "recursion-limit",
     "practice.mistake.visit-order": "visit-order",
     "practice.mistake.not-reversed": "not-reversed",
+    "practice.mistake.pre-order": "pre-order",
     "practice.mistake.wrong-forward": "wrong-forward",
     "practice.mistake.graph-cut": "graph-cut",
     "practice.mistake.no-output-grad": "no-output-grad",
@@ -576,6 +580,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.running-total": "running-total",
     "practice.mistake.no-upstream": "no-upstream",
     "practice.mistake.input-output-swapped": "input-output-swapped",
+    "practice.mistake.value-as-slope": "value-as-slope",
     "practice.mistake.unfinished": "unfinished",
     "practice.mistake.not-written": "not-written",
     "practice.mistake.syntax-error": "syntax-error",

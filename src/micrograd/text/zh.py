@@ -372,6 +372,8 @@ CATALOG: dict[str, str] = {
     "op)），并且用 Value 的运算来算，不要用 .data",
     "practice.number_recursion": "`{what}` 抛出了 RecursionError：{method} 无穷无尽地调用自己（数字在"
     "左边时，返回 `other {op} self` 又会去找 Value 的 {method}）。应当返回 {body}",
+    "practice.number_cut": "`{what}` 返回的是 {kind}，不是 Value：从计算图里取出来的数（.data、"
+    "math.log）把图切断了，梯度到不了 logits；用 Value 自己的运算来算（probs[target].log()）",
     "practice.not_value": "`{what}` 返回的是 {kind}，不是 Value",
     "practice.param_not_value": "`{what}` 是 {kind}，不是 Value：要把权重和偏置包成 Value()",
     "practice.not_notebook": "不是 Jupyter 笔记本：{path}",
@@ -495,6 +497,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.recursion-limit": "递归太深",
     "practice.mistake.visit-order": "运行顺序错了",
     "practice.mistake.not-reversed": "少了 reversed",
+    "practice.mistake.pre-order": "前序排列：节点放在了它的输入之前",
     "practice.mistake.wrong-forward": "前向的数值错了",
     "practice.mistake.graph-cut": "计算图断了",
     "practice.mistake.no-output-grad": "输出节点的梯度没有设为 1",
@@ -511,6 +514,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.running-total": "填了累加后的总数",
     "practice.mistake.no-upstream": "没有乘上游梯度",
     "practice.mistake.input-output-swapped": "输入和输出的数值用反了",
+    "practice.mistake.value-as-slope": "把数值当成了斜率",
     "practice.mistake.unfinished": "没有做完",
     "practice.mistake.not-written": "还没有写",
     "practice.mistake.syntax-error": "语法错误",

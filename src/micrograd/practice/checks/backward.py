@@ -232,8 +232,12 @@ def analyse(
             if late and _inputs_first(calls):
                 # the walk reverses its list already: the list itself is built outputs first
                 # (each node appended before its children), so reversed it runs inputs first
-                key = "practice.preorder" if reverses else "practice.inputs_first"
-                return Problem("not-reversed", text(key, lang, node=walk.label(node)))
+                if reverses:  # reversed() is there: the list it reverses is the mistake
+                    return Problem(
+                        "pre-order", text("practice.preorder", lang, node=walk.label(node))
+                    )
+                step = text("practice.inputs_first", lang, node=walk.label(node))
+                return Problem("not-reversed", step)
             if late:
                 step = text(
                     "practice.too_early",

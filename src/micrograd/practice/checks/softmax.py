@@ -44,11 +44,14 @@ def _reference_softmax(values: Sequence[float], target: int, twice: bool) -> tup
 
 
 def _values(what: str, found: Any, lang: str) -> None:
-    """A LearnerError when `what` returned something that is not a list of Values (a float: the
-    graph is cut, as when softmax works on z.data)."""
+    """A LearnerError when `what` returned something that is not a list of Values: a number
+    (math.log(p.data), a sum of .data) is a graph cut where it was taken out."""
     for x in found if isinstance(found, list) else [found]:
         if not all(hasattr(x, a) for a in ("data", "grad", "_prev", "_backward")):
             kind = type(x).__name__
+            if isinstance(x, (int, float)):
+                step = text("practice.number_cut", lang, what=what, kind=kind)
+                raise LearnerError(Problem("graph-cut", step))
             raise LearnerError(
                 Problem("other", text("practice.not_value", lang, what=what, kind=kind))
             )
