@@ -159,7 +159,9 @@ def test_a_pre_order_walked_in_reverse_is_told_as_such_not_as_a_missing_reversed
     assert preorder != RECURSIVE
     path = mutate(tmp_path, solution("backward"), preorder)
     result = check("backward", path)
-    assert result.mistake == "pre-order"  # its tag names the list, not a missing reversed()
+    assert (
+        result.mistake == "reversed-not-topological"
+    )  # its tag names the list, not a missing reversed()
     assert "although the walk reverses its list" in result.first_wrong_step
     assert "a pre-order" in result.first_wrong_step
     zh = check("backward", path, lang="zh").first_wrong_step
@@ -213,3 +215,60 @@ def test_the_reversed_sets_iterate_backwards_and_stay_sets():
     backward._reverse_sets(root)
     assert list(root._prev) == before[::-1] and root._prev == {x, y}
     assert isinstance(root._prev, set) and x in root._prev
+
+
+MUTABLE_DEFAULTS = """
+    def backward(self):
+        self.grad = 1.0
+        for v in reversed(self._build_topo()):
+            v._backward()
+
+    def _build_topo(self, topo=[], visited=set()):
+        if self not in visited:
+            visited.add(self)
+            for child in self._prev:
+                child._build_topo(topo, visited)
+            topo.append(self)
+        return topo
+"""
+
+
+def test_a_default_argument_that_keeps_the_graph_between_calls_is_named(tmp_path):
+    """A list or set made once with the def and shared by every call: the first graph is right,
+    and what follows goes wrong in ways that say nothing of why. Named after the first call."""
+    result = check("backward", mutate(tmp_path, solution("backward"), MUTABLE_DEFAULTS))
+    assert result.mistake == "visit-order"
+    assert result.first_wrong_step.startswith(
+        "a + a: after backward(), the default argument `topo` of `_build_topo` holds 2 Values"
+    )
+    assert "`topo=None`" in result.first_wrong_step
+
+
+IN_DEGREE_PER_PATH = """
+    def backward(self):
+        users = {}
+        stack = [self]
+        while stack:  # counts each path to a node, not each node that uses it
+            v = stack.pop()
+            for c in v._prev:
+                users[c] = users.get(c, 0) + 1
+                stack.append(c)
+        self.grad = 1.0
+        ready = [self]
+        while ready:
+            v = ready.pop()
+            v._backward()
+            for c in v._prev:
+                users[c] -= 1
+                if users[c] == 0:
+                    ready.append(c)
+"""
+
+
+def test_in_degrees_that_count_paths_not_users_are_caught(tmp_path):
+    """Kahn's algorithm with each node's users counted once per path to it: right on a tree and on
+    a Value used by one node twice, wrong where a shared Value's users are themselves reached by
+    several paths (their counts never reach zero)."""
+    result = check("backward", mutate(tmp_path, solution("backward"), IN_DEGREE_PER_PATH))
+    assert not result.passed
+    assert "q = p + 1; r = p * 2; s = q * r" in result.first_wrong_step

@@ -270,7 +270,12 @@ HINTS_FOR: dict[str, dict[str, int]] = {
     "op-div": {"wrong-local": 0, "wrong-operand": 0},
     "op-log": {"wrong-local": 0, "input-output-swapped": 1, "no-upstream": 2},
     "op-pow-value": {"wrong-local": 0, "wrong-operand": 1},
-    "backward": {"not-reversed": 0, "pre-order": 0, "visit-order": 1, "recursion-limit": 2},
+    "backward": {
+        "not-reversed": 0,
+        "reversed-not-topological": 0,
+        "visit-order": 1,
+        "recursion-limit": 2,
+    },
     "zero-grad": {"not-reset": 0, "zeroed-late": 2},
     "softmax-nll": {"graph-cut": 0, "wrong-forward": 0},
     "neuron-mlp": {"wrong-forward": 1, "param-count": 2, "param-order": 2},

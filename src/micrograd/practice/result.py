@@ -28,7 +28,7 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "recursion-limit",
     "visit-order",
     "not-reversed",
-    "pre-order",
+    "reversed-not-topological",
     "wrong-forward",
     "no-output-grad",
     "graph-cut",

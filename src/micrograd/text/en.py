@@ -440,12 +440,17 @@ CATALOG: dict[str, str] = {
     "{expected}: `{later}` uses {node} too and had not passed its share yet. A node may run only "
     "after every Value made from it, and this walk's order is not a topological order reversed",
     "practice.preorder": "`{node}._backward()` ran before the nodes made from {node}, although "
-    "the walk reverses its list: the list was built with each node appended before its children "
-    "(a pre-order), so reversed it runs inputs first. Append a node after all its children "
+    "the walk reverses its list: the list has nodes before their children, so reversed it runs "
+    "inputs first. It was built with each node appended before its children (a pre-order), or "
+    "kept in a set, which has no order. Append a node to a list after all its children "
     "(`for child in v._prev: build_topo(child)`, then `topo.append(v)`), then walk it reversed",
     "practice.inputs_first": "`{node}._backward()` ran before the nodes made from {node}: the "
     "closures ran inputs first. The order to walk is a topological order (each node appended "
     "after its children) reversed: `for v in reversed(topo): v._backward()`",
+    "practice.kept_default": "{where}: after backward(), the default argument `{arg}` of "
+    "`{method}` holds {n} Values: a default {kind} is made once, when the def runs, and every call "
+    "shares it, so the next backward() finds this graph's Values in it and skips them. Write "
+    "`{arg}=None` and make a new {kind} in the call (`if {arg} is None: {arg} = {kind}()`)",
     "practice.second_call": "{where}: `{input}.grad` is {found}, expected {expected}: the second "
     "backward() did not walk the graph again (a `visited` or `topo` kept from the first call: a "
     "global, or a mutable default argument such as `visited=set()`, lives on between calls)",
@@ -563,7 +568,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.recursion-limit": "recursion-limit",
     "practice.mistake.visit-order": "visit-order",
     "practice.mistake.not-reversed": "not-reversed",
-    "practice.mistake.pre-order": "pre-order",
+    "practice.mistake.reversed-not-topological": "reversed-not-topological",
     "practice.mistake.wrong-forward": "wrong-forward",
     "practice.mistake.graph-cut": "graph-cut",
     "practice.mistake.no-output-grad": "no-output-grad",

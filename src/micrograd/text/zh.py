@@ -393,11 +393,16 @@ CATALOG: dict[str, str] = {
     "`{later}` 也用到了 {node}，但它还没有把梯度传过来。一个节点只能在所有用到它的节点之后运行，而这"
     "个顺序不是拓扑排序的逆序",
     "practice.preorder": "`{node}._backward()` 在用到 {node} 的节点之前就运行了，虽然遍历已经把列表逆序了："
-    "列表是每个节点先于它的父节点放进去的（前序），逆过来就成了父节点在前。要先处理完所有父节点再放入这个节点"
+    "列表里有节点排在它的父节点之前，逆过来就成了父节点在前。它要么是每个节点先于它的父节点放进去的（前序），"
+    "要么是放在集合里的（集合没有顺序）。要先处理完所有父节点再把这个节点放进一个列表"
     "（`for child in v._prev: build_topo(child)` 之后再 `topo.append(v)`），再逆序遍历",
     "practice.inputs_first": "`{node}._backward()` 在用到 {node} 的节点之前就运行了：闭包是按输入在"
     "前的顺序调用的。要走的顺序是拓扑排序（每个节点在它的父节点之后才放进 topo）的逆序：`for v in "
     "reversed(topo): v._backward()`",
+    "practice.kept_default": "{where}：backward() 之后，`{method}` 的默认参数 `{arg}` 里还有 {n} "
+    "个 Value：默认的 {kind} 只在 def 运行时创建一次，每次调用都共用它，所以下一次 backward() 会在里面"
+    "找到这张图的 Value 并跳过它们。写成 `{arg}=None`，在调用里新建一个 {kind}"
+    "（`if {arg} is None: {arg} = {kind}()`）",
     "practice.second_call": "{where}：`{input}.grad` 是 {found}，应当是 {expected}：第二次 backward() "
     "没有重新遍历计算图（第一次调用留下的 `visited` 或 `topo`：全局变量，或像 `visited=set()` 这样的可变默认参数，"
     "会在两次调用之间一直存在）",
@@ -497,7 +502,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.recursion-limit": "递归太深",
     "practice.mistake.visit-order": "运行顺序错了",
     "practice.mistake.not-reversed": "少了 reversed",
-    "practice.mistake.pre-order": "前序排列：节点放在了它的输入之前",
+    "practice.mistake.reversed-not-topological": "逆序的列表不是拓扑排序",
     "practice.mistake.wrong-forward": "前向的数值错了",
     "practice.mistake.graph-cut": "计算图断了",
     "practice.mistake.no-output-grad": "输出节点的梯度没有设为 1",

@@ -87,6 +87,12 @@ FAMILY = (
     # a node whose grad is 0 (a factor of 0) before others that pass a share: either order
     ("x = a + a; m = x * b; w = a * a; z = m + w", {"a": 1.5, "b": 0.0}),
     ("w = a * a; x = a + a; m = x * b; z = w + m", {"a": 1.5, "b": 0.0}),
+    # a shared Value whose users are reached by several paths themselves: counts of users made
+    # per path (an in-degree that counts paths, not users) never reach zero
+    (
+        "p = a * b; q = p + 1; r = p * 2; s = q * r; t = s + 1; u = s * 3; z = t * u",
+        {"a": 2.0, "b": 0.5},
+    ),
 )
 RANDOM_GRAPHS = 12  # drawn now, of 3 to 6 ops, after FAMILY: orders a fixed graph may miss
 
@@ -234,7 +240,8 @@ def analyse(
                 # (each node appended before its children), so reversed it runs inputs first
                 if reverses:  # reversed() is there: the list it reverses is the mistake
                     return Problem(
-                        "pre-order", text("practice.preorder", lang, node=walk.label(node))
+                        "reversed-not-topological",
+                        text("practice.preorder", lang, node=walk.label(node)),
                     )
                 step = text("practice.inputs_first", lang, node=walk.label(node))
                 return Problem("not-reversed", step)
@@ -321,6 +328,13 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
                 return result.fail(problem)
         start = len(result.rows)
         problem = _graph(V, title, build, small, result, lang)
+        kept = _kept(V)
+        if kept is not None:  # the root of whatever went wrong, now or on the graphs to come
+            method, arg, kind, n = kept
+            fields = {"method": method, "arg": arg, "kind": kind, "n": n, "where": title}
+            return result.fail(
+                Problem("visit-order", text("practice.kept_default", lang, **fields))
+            )
         if problem is None and small:  # again, each Value's set of inputs iterated the other way
             other = CheckResult(ex.id, True, seed=seed, lang=lang)
             title = text("practice.other_order", lang, title=title)
@@ -390,6 +404,22 @@ def _graph(
             problem = Problem("other", text("practice.grad_differs", lang, **fields))
     dismantle(order)
     return problem
+
+
+def _kept(V: Any) -> tuple[str, str, str, int] | None:
+    """(method, argument, its type, its size) of a default argument of one of V's methods that a
+    call has filled: a list, set or dict made once, when the def ran, and shared by every call,
+    so the next backward() finds the Values of the last one in it."""
+    for name, member in vars(V).items():
+        fn = getattr(member, "__func__", member)
+        code, defaults = getattr(fn, "__code__", None), getattr(fn, "__defaults__", None)
+        if code is None or not defaults:
+            continue
+        args = code.co_varnames[: code.co_argcount][-len(defaults) :]
+        for arg, value in zip(args, defaults):
+            if isinstance(value, (list, set, dict)) and value:
+                return name, arg, type(value).__name__, len(value)
+    return None
 
 
 def _reverses(V: Any) -> bool:
