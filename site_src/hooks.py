@@ -80,26 +80,64 @@ def on_page_markdown(markdown, page, config, files):
     for path in DIRECTIVE.findall(markdown):
         for name in undocumented(path):
             log.warning("%s: the public name %s has no docstring", page.file.src_uri, name)
-    return join_cjk_lines(markdown)
+    return join_cjk_lines(separate_lists(markdown))
 
 
-# A Chinese character or punctuation mark (CJK punctuation, ideographs, full-width forms).
+LIST_ITEM = re.compile(r"([-*+]|\d+[.)])\s")
+# what may start a list right under a paragraph's line, as CommonMark (GitHub) reads it
+INTERRUPTS = re.compile(r"([-*+]|1[.)])\s+\S")
+
+
+def separate_lists(markdown: str) -> str:
+    """A blank line before a list that starts right under a paragraph's line: GitHub makes it a
+    list, MkDocs' Markdown a line of the paragraph ("...：- **原版的接口**...")."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        last = out[-1] if out else ""
+        if (
+            not fenced
+            and INTERRUPTS.match(line)
+            and last.strip()
+            and not last.startswith((" ", "\t"))  # a list item's own continuation
+            and not LIST_ITEM.match(last)
+            and not last.startswith(("#", "|", "<", ">", "```", "~~~", "!!!"))
+        ):
+            out.append("")
+        out.append(line)
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+    return "\n".join(out)
+
+
+# A Chinese character or punctuation mark (CJK punctuation, ideographs, full-width forms), and
+# the punctuation alone (after which no space belongs, whatever follows).
 CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+CJK_PUNCTUATION = re.compile("[\u3000-\u303f\uff00-\uffef]")
+BLOCK_START = re.compile(r"([-*+]\s|\d+[.)]\s|#|\||>|<|```|~~~|!!!)")
 
 
 def join_cjk_lines(markdown: str) -> str:
-    """The source's line breaks between two Chinese characters removed, in paragraphs (not in
-    code blocks, headings or tables): a browser shows a soft line break as a space, which Chinese
-    text does not have ("设随机数 种子")."""
-    lines, out, fenced = markdown.split("\n"), [], False
-    for line in lines:
+    """The source's line breaks removed where Chinese text wraps, in paragraphs (not in code
+    blocks, headings or tables): between two Chinese characters, and after or before a full-width
+    punctuation mark. A browser shows a soft line break as a space, which Chinese text does not
+    have ("设随机数 种子", "注意力、 MLP")."""
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
         text = line.lstrip()
+        last = out[-1] if out else ""
         joins = (
-            out
-            and not fenced
-            and CJK.match(text[:1])
-            and CJK.match(out[-1][-1:])
-            and not out[-1].lstrip().startswith(("#", "|", "```", "~~~"))
+            not fenced
+            and text
+            and last.strip()
+            and not last.lstrip().startswith(("#", "|", "```", "~~~"))
+            and not BLOCK_START.match(text)
+            and (
+                (CJK.match(last[-1:]) and CJK.match(text[:1]))
+                or CJK_PUNCTUATION.match(last[-1:])
+                or CJK_PUNCTUATION.match(text[:1])
+            )
         )
         if joins:
             out[-1] += text

@@ -219,6 +219,16 @@ def until(driver, script, timeout, what, *args):
         pytest.fail(f"waited {timeout} s for {what}; the page says: {status}")
 
 
+def eventually(condition, timeout):
+    """Whether `condition()` came true within `timeout` seconds (it is asked every 50 ms)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def screenshot(driver, name, tmp_path, readme=False):
     """A picture of the page; the README's (readme=True) goes to $MICROGRAD_SCREENSHOTS if set."""
     folder = (readme and os.environ.get("MICROGRAD_SCREENSHOTS")) or str(tmp_path)
@@ -777,7 +787,7 @@ def test_the_pages_policy_keeps_the_pages_python_on_the_site(browser, site):
             policy = policy_of(browser)
             assert policy and "connect-src 'self'" in policy and "'unsafe-eval'" not in policy
             assert "script-src 'self' 'wasm-unsafe-eval'" in policy, page
-        browser.get(site.url + "tutorial/")
+        open_blocks(browser, site.url + "tutorial/")
         url = f"http://127.0.0.1:{elsewhere.server_address[1]}/sent-from-python"
         browser.execute_script("document.querySelectorAll('[data-action=\"edit\"]')[0].click()")
         editor = browser.find_element("css selector", "textarea[data-editor]")
@@ -798,7 +808,9 @@ def test_the_pages_policy_keeps_the_pages_python_on_the_site(browser, site):
         out = browser.find_elements("css selector", "pre[data-output]")[0].text
         assert out.strip() == "refused", out
         assert elsewhere.seen == []
-        assert any("connect-src" in v for v in browser.watch.csp), browser.watch.csp
+        # the browser's report comes over the DevTools connection, on a thread of its own
+        reported = eventually(lambda: any("connect-src" in v for v in browser.watch.csp), 60)
+        assert reported, browser.watch.csp
     finally:
         elsewhere.shutdown()
         elsewhere.server_close()
@@ -1039,7 +1051,8 @@ def test_every_page_declares_its_charset_and_its_policy_in_its_first_1024_bytes(
     windows-1252 on some runs. Every page has the site's Content-Security-Policy, the theme's
     404.html too (a template, which the pages' hook does not see), whose links start at the
     site's root: MICROGRAD_SITE_URL, which the Pages workflow sets to the project's address.
-    No line break sits between two Chinese characters outside code: it would show as a space."""
+    No line break sits between two Chinese characters, or beside a full-width punctuation mark,
+    outside code: it would show as a space."""
     pages = [
         os.path.join(folder, name)
         for folder, _, files in os.walk(SITE)
@@ -1055,7 +1068,9 @@ def test_every_page_declares_its_charset_and_its_policy_in_its_first_1024_bytes(
         with open(path, encoding="utf-8") as f:
             text = re.sub(r"<(pre|script|style|textarea)\b.*?</\1>", "", f.read(), flags=re.S)
         cjk = "[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]"
-        spaced = re.findall(f"{cjk}\n\\s*{cjk}", text)  # a browser shows the break as a space
+        mark = "[\u3000-\u303f\uff00-\uffef]"  # full-width punctuation: no space after or before
+        breaks = f"{cjk}\n\\s*{cjk}|{mark}\n\\s*[^<\\s]|[^>\\s]\n\\s*{mark}"
+        spaced = re.findall(breaks, text)  # a browser shows the break as a space
         assert spaced == [], (path, spaced[:3])
     with open(os.path.join(ROOT, "mkdocs.yml"), encoding="utf-8") as f:
         assert "site_url: !ENV [MICROGRAD_SITE_URL, null]" in f.read()

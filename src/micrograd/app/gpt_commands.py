@@ -140,7 +140,8 @@ def sample_line(i: int, name: str, seen: Collection[str] | None, lang: str) -> s
     """Made-up name i as printed, marked new or as a copy of a training document (a GPT that
     learned its data well draws some of them back); unmarked where the documents are unknown."""
     key = "out_sample" if seen is None else "out_copy" if name in seen else "out_new"
-    return say(f"gpt.{key}", lang, i=i, name=printable(name))
+    shown = printable(name) if name else say("gpt.empty_name", lang)  # BOS drawn first
+    return say(f"gpt.{key}", lang, i=i, name=shown)
 
 
 def copies_line(samples: Sequence[str], seen: Collection[str], lang: str) -> str:
@@ -196,7 +197,7 @@ def run_gpt_training(args: argparse.Namespace, out: Any = None) -> dict[str, Any
     last = max(1, steps // 10)
     final = sum(losses[-last:]) / last
     print(say("gpt.out_loss", lang, first=losses[0], last=final, n=last), file=out)
-    if final > losses[0]:  # learning made it worse: the step is too large
+    if final > losses[0] and last >= 10:  # worse over 10+ steps, not one noisy name: too large
         print(say("gpt.note_lr", lang, lr=lr, default=LEARNING_RATE), file=out)
     seen = set(docs)
     for i, name in enumerate(samples, 1):

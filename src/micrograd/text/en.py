@@ -860,8 +860,10 @@ CATALOG: dict[str, str] = {
     "file: the GPT on its lines. Data sets: {choices}",
     "gpt.help_steps": "; {steps} for names",
     "gpt.help_lr": "; {lr} decaying to 0 for names (Adam with microgpt's betas)",
-    "gpt.help_sample": "print names made up by a GPT that `micrograd train --data names` saved",
-    "gpt.about_sample": "Load a GPT saved by `micrograd train --data names` (gpt.json) and print "
+    "gpt.help_sample": "print names made up by a GPT that `micrograd train` saved (--data names or "
+    "a text file)",
+    "gpt.about_sample": "Load a GPT saved by `micrograd train --data names` or `--data FILE.txt` "
+    "(gpt.json) and print "
     "names it makes up, drawing one token at a time from softmax(logits / temperature).",
     "gpt.help_model": "the model file (micrograd-out/gpt.json after micrograd train --data names)",
     "gpt.help_n": "how many names (default: %(default)s)",
@@ -876,6 +878,7 @@ CATALOG: dict[str, str] = {
     "large (the default is {default})",
     "gpt.out_loss": "loss {first:.4f} at the first step, {last:.4f} on average over the last {n}",
     "gpt.out_sample": "sample {i:2d}: {name}",
+    "gpt.empty_name": "(empty: the end was drawn first)",
     "gpt.out_new": "sample {i:2d}: {name}   new",
     "gpt.out_copy": "sample {i:2d}: {name}   in the training data",
     "gpt.out_copies": "{copies} of the {n} made-up names are documents it trained on, {new} are "

@@ -775,8 +775,8 @@ CATALOG: dict[str, str] = {
     "文本文件：在它的各行上训练这个 GPT。数据集：{choices}",
     "gpt.help_steps": "；names 为 {steps}",
     "gpt.help_lr": "；names 为 {lr}，线性衰减到 0（Adam，用 microgpt 的 betas）",
-    "gpt.help_sample": "打印 `micrograd train --data names` 保存的 GPT 编出的名字",
-    "gpt.about_sample": "加载 `micrograd train --data names` 保存的 GPT（gpt.json），打印它编出"
+    "gpt.help_sample": "打印 `micrograd train` 保存的 GPT（--data names 或文本文件）编出的名字",
+    "gpt.about_sample": "加载 `micrograd train --data names` 或 `--data FILE.txt` 保存的 GPT（gpt.json），打印它编出"
     "的名字：按 softmax(logits / temperature) 每次采样一个词元。",
     "gpt.help_model": "模型文件（运行 micrograd train --data names 之后是 micrograd-out/gpt.json）",
     "gpt.help_n": "名字的个数（默认：%(default)s）",
@@ -788,10 +788,11 @@ CATALOG: dict[str, str] = {
     "gpt.note_lr": "损失比开始时还高：学习率 {lr} 可能太大（默认值是 {default}）",
     "gpt.out_loss": "第一步的损失 {first:.4f}，最后 {n} 步的平均损失 {last:.4f}",
     "gpt.out_sample": "样本 {i:2d}：{name}",
+    "gpt.empty_name": "（空：第一个抽到的就是结束符）",
     "gpt.out_new": "样本 {i:2d}：{name}   新的",
     "gpt.out_copy": "样本 {i:2d}：{name}   训练数据里有",
     "gpt.out_copies": "编出的 {n} 个名字里有 {copies} 个是它训练过的文档，{new} 个是新的（把数据"
-    "背下来了的模型会把它原样画回来）",
+    "背下来了的模型会把它原样吐出来）",
     "gpt.note_long": "注意：{n:,} 篇文档中有 {long:,} 篇有 {block} 个或更多字符；--block-size "
     "{block} 时模型只学它们的前 {block} 个字符，学不到它们在哪里结束（最长的有 {longest} 个；"
     "更大的 --block-size，最多 256，训练更慢）",
@@ -802,7 +803,7 @@ CATALOG: dict[str, str] = {
     "不用于这个多层感知机（它的尺寸是 --hidden）",
     "gpt.err_heads": "--n-embd {n_embd} 不是 --n-head {n} 的倍数：每个头分到嵌入的 "
     "n_embd / n_head 维",
-    "gpt.err_block": "--block-size {block} 大于 {most}：画一个名字所需的时间随块长的平方增长",
+    "gpt.err_block": "--block-size {block} 大于 {most}：编一个名字所需的时间随块长的平方增长",
     "gpt.plot_loss": "每一步的损失（一个名字）",
     "gpt.plot_mean": "最近 {n} 步的平均值",
     "gpt.plot_title": "{spec}，{docs:,} 个名字",
