@@ -197,3 +197,15 @@ def test_odd_counters_in_the_progress_file_are_repaired(tmp_path):
     assert practice(tmp_path, "hint", "op-add").returncode == 0
     entry = json.loads(path.read_text(encoding="utf-8"))["exercises"]["op-add"]
     assert entry["hints"] == 3
+
+
+def test_a_chinese_task_wraps_between_characters_never_inside_a_piece_of_code():
+    from micrograd.practice.command import _comment
+
+    code = "out = Value(self.data**other.data, (self, other), '**')"
+    lines = _comment(
+        "任务：让 ** 接受 Value 作指数。代码框架里的 __pow__ 会调用实现它，" + code + "，闭包。"
+    )
+    assert any(code in line for line in lines), lines
+    long = " ".join(["word"] * 40)  # longer than a line: it breaks at its spaces
+    assert len(_comment("中文" + long)) > 1

@@ -193,9 +193,18 @@ def _list(args: argparse.Namespace, lang: str) -> int:
 
 def _comment(sentence: str, width: int = 94) -> list[str]:
     """A sentence as `# ` comment lines, wrapped. Chinese text may break between any two of its
-    characters, but never inside a run of ASCII (an identifier, a piece of code), and a line
-    never starts with a Chinese punctuation mark."""
-    words = re.findall(r"[\x21-\x7e]+|\s+|.", sentence)
+    characters, but never inside a run of ASCII between them (an identifier, a piece of code such
+    as `out = Value(...)`, spaces and all, unless it is longer than a line), and a line never
+    starts with a Chinese punctuation mark."""
+    if re.search(r"[^\x00-\x7f]", sentence):
+        runs = re.findall(r"[\x21-\x7e][\x20-\x7e]*[\x21-\x7e]|[\x21-\x7e]|\s+|.", sentence)
+        words = [
+            piece
+            for run in runs
+            for piece in (re.findall(r"\S+|\s+", run) if columns(run) > width - 8 else [run])
+        ]
+    else:
+        words = re.findall(r"[\x21-\x7e]+|\s+|.", sentence)
     lines, line = [], ""
     for word in words:
         if line and columns(line + word.rstrip()) > width and not word.isspace():

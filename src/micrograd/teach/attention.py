@@ -46,6 +46,7 @@ def attention_stepper(lang: str | None = None, name: str = "al") -> Any:
     y = sum(head.out, Value(0.0))
     y.label = "y"
     order = topo_order(y)
+    _label_rmsnorms(order)
     params = model.parameters()
     last = len(tokens) - 1
 
@@ -96,6 +97,31 @@ def _label_head(readings: Sequence[HeadReading]) -> None:
     for j, o in enumerate(head.out):
         o.label = f"o.{j}"
         _label_partial_sums(o, f"o.{j}:a·v")
+
+
+def _label_rmsnorms(order: Sequence[Value]) -> None:
+    """Name rmsnorm's parts wherever it ran on named Values (e2.0 ... of an embedding):
+    scale(e2) = (ms(e2) + ε) ** -0.5, ms(e2) = Σe2² / n the mean of the squares, e2.0² each square,
+    and the outputs n2.0 = e2.0 · scale(e2) where they have no name yet (`order`: inputs first, so
+    an rmsnorm of those outputs is named after them)."""
+    for scale in order:
+        shifted = scale._prev[0] if scale._op == "**-0.5" else None
+        ms = shifted._prev[0] if shifted is not None and shifted._op == "+" else None
+        if ms is None or ms._op != "/" or scale.label:
+            continue
+        squares = _label_partial_sums(ms._prev[0], "")
+        names = [sq._prev[0].label for sq in squares]
+        if not squares or not all(names):
+            continue
+        base = names[0].split(".")[0]
+        ms._prev[0].label = f"Σ{base}²"
+        _label_partial_sums(ms._prev[0], f"Σ{base}²")
+        for sq, name in zip(squares, names):
+            sq.label = f"{name}²"
+        ms.label, shifted.label, scale.label = f"ms({base})", f"ms({base})+ε", f"scale({base})"
+        for out in order:
+            if out._op == "*" and not out.label and out._prev[1] is scale:
+                out.label = "n" + out._prev[0].label[1:]
 
 
 def _label_dot(out: Value, name: str, pos: int) -> None:
