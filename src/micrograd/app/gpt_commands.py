@@ -131,9 +131,8 @@ def _long_documents(docs: Sequence[str], block_size: int, lang: str) -> str | No
     if not long:
         return None
     longest = max(len(d) for d in long)
-    return say(
-        "gpt.note_long", lang, long=len(long), n=len(docs), block=block_size, longest=longest
-    )
+    fields = {"long": len(long), "n": len(docs), "block": block_size, "longest": longest}
+    return say("gpt.note_long", lang, most=MAX_BLOCK, **fields)
 
 
 def sample_line(i: int, name: str, seen: Collection[str] | None, lang: str) -> str:

@@ -885,7 +885,7 @@ CATALOG: dict[str, str] = {
     "new (a model that learned its data by heart draws it back)",
     "gpt.note_long": "note: {long:,} of the {n:,} documents have {block} characters or more; with "
     "--block-size {block} the model learns only their first {block} and never where they end (the "
-    "longest has {longest}; a larger --block-size, up to 256, takes longer)",
+    "longest has {longest}; a larger --block-size, up to {most}, takes longer)",
     "gpt.help_size": "the GPT's {size} (default: {default}, microgpt's)",
     "gpt.err_data": "{text!r} is neither a data set ({choices}) nor a file",
     "gpt.err_data_file": "cannot train on {path}: {why}",

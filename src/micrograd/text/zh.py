@@ -795,7 +795,7 @@ CATALOG: dict[str, str] = {
     "背下来了的模型会把它原样吐出来）",
     "gpt.note_long": "注意：{n:,} 篇文档中有 {long:,} 篇有 {block} 个或更多字符；--block-size "
     "{block} 时模型只学它们的前 {block} 个字符，学不到它们在哪里结束（最长的有 {longest} 个；"
-    "更大的 --block-size，最多 256，训练更慢）",
+    "更大的 --block-size，最多 {most}，训练更慢）",
     "gpt.help_size": "GPT 的 {size}（默认：{default}，microgpt 的取值）",
     "gpt.err_data": "{text!r} 既不是数据集（{choices}），也不是文件",
     "gpt.err_data_file": "无法在 {path} 上训练：{why}",
