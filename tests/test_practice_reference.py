@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from micrograd.practice import EXERCISES
 from micrograd.practice.reference import FILES, beside, solution, source, stub
 from micrograd.practice.reference import engine as reference_engine
@@ -64,3 +66,17 @@ def test_beside_names_what_is_written_after_the_class():
     assert beside("derivative") == ("gradf", "numerical_grad", "symmetric_grad")
     assert beside("neuron-mlp") == ("Neuron", "Layer", "MLP")
     assert beside("op-add") == () and beside("backward") == ()
+
+
+@pytest.mark.parametrize("exercise", [id for id, ex in EXERCISES.items() if ex.kind != "predict"])
+def test_a_chinese_stub_is_the_english_one_with_its_todo_lines_in_chinese(exercise):
+    """One line of the catalog per TODO that says what to write, in order; the code the same."""
+    en, zh = stub(exercise), stub(exercise, "zh")
+
+    def code(text):
+        return [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+
+    assert code(en) == code(zh)
+    todos = [line for line in zh.splitlines() if "# TODO: " in line]
+    assert len(todos) == len([line for line in en.splitlines() if "# TODO: " in line])
+    assert all(re.search("[\u4e00-\u9fff]", line) for line in todos), todos

@@ -364,7 +364,7 @@ def practice_stub(exercise: str, lang: str) -> str:
     """The file `micrograd practice start ID` writes."""
     from micrograd.practice.reference import stub
 
-    return stub(exercise)
+    return stub(exercise, lang)
 
 
 def practice_check(exercise: str, source: str, lang: str) -> dict:

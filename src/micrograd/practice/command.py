@@ -251,7 +251,7 @@ def _start(args: argparse.Namespace, lang: str) -> int:
         atomic_write(path, data.encode())
         print(text("practice.cmd.written_quiz", lang, path=path, id=args.id, how=_how(lang)))
         return 0
-    code = stub(args.id)
+    code = stub(args.id, lang)
     if args.notebook:
         ex = EXERCISES[args.id]
         check = (

@@ -105,9 +105,11 @@ def _label_rmsnorms(order: Sequence[Value]) -> None:
     and the outputs n2.0 = e2.0 · scale(e2) where they have no name yet (`order`: inputs first, so
     an rmsnorm of those outputs is named after them)."""
     for scale in order:
-        shifted = scale._prev[0] if scale._op == "**-0.5" else None
-        ms = shifted._prev[0] if shifted is not None and shifted._op == "+" else None
-        if ms is None or ms._op != "/" or scale.label:
+        if scale._op != "**-0.5" or scale.label:
+            continue
+        shifted = scale._prev[0]
+        ms = shifted._prev[0] if shifted._op == "+" else None
+        if ms is None or ms._op != "/":
             continue
         squares = _label_partial_sums(ms._prev[0], "")
         names = [sq._prev[0].label for sq in squares]

@@ -430,6 +430,23 @@ CATALOG: dict[str, str] = {
     "practice.chain": "a chain of {n} Values",
     "practice.other_order": "{title}, each Value's _prev (a set) iterated in the other order: a "
     "set's order follows the Values' addresses, so a topological order must not depend on it",
+    # the stubs' TODO lines (micrograd.practice.reference.stub): in English, the reference
+    # solutions' own comments; in another language, one line per TODO of the exercise, in order
+    "practice.todo.derivative": "",  # its TODOs say nothing but TODO
+    "practice.todo.zero-grad": "",
+    "practice.todo.softmax-nll": "",
+    "practice.todo.op-add": "",
+    "practice.todo.op-mul": "",
+    "practice.todo.op-pow": "",
+    "practice.todo.op-tanh": "",
+    "practice.todo.op-exp": "",
+    "practice.todo.op-relu": "",
+    "practice.todo.op-sub": "",
+    "practice.todo.op-div": "",
+    "practice.todo.op-log": "",
+    "practice.todo.op-pow-value": "",
+    "practice.todo.backward": "",
+    "practice.todo.neuron-mlp": "",
     "practice.se_graph": "the Stack Exchange graph at a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` ran a second time: each node's _backward() must "
     "run exactly once, so its inputs got their share twice (a node reached by two paths was run "

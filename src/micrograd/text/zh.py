@@ -383,6 +383,22 @@ CATALOG: dict[str, str] = {
     "practice.chain": "{n} 个 Value 的长链",
     "practice.other_order": "{title}，每个 Value 的 _prev（一个集合）按另一个顺序遍历：集合的顺序取决"
     "于各个 Value 的内存地址，所以拓扑排序不能依赖它",
+    # the stubs' TODO lines (micrograd.practice.reference.stub): one line per TODO, in order
+    "practice.todo.derivative": "",  # its TODOs say nothing but TODO
+    "practice.todo.zero-grad": "",
+    "practice.todo.softmax-nll": "",
+    "practice.todo.op-add": 'out = Value(..., (self, other), "+")，一个 _backward 闭包，out._backward = ...',
+    "practice.todo.op-mul": "和 __add__ 一样，换成 * 的局部偏导",
+    "practice.todo.op-pow": 'other 是一个数 k：out = Value(self.data**other, (self,), "**" + str(other)) ……',
+    "practice.todo.op-tanh": 't = tanh(self.data)；out = Value(t, (self,), "tanh")；再写它的 _backward 闭包',
+    "practice.todo.op-exp": 'out = Value(math.exp(self.data), (self,), "exp")；再写它的 _backward 闭包',
+    "practice.todo.op-relu": 'out = Value(max(0, self.data), (self,), "ReLU")；再写它的 _backward 闭包',
+    "practice.todo.op-sub": "self - other：用已有的运算搭出来，或者写成一个带自己闭包的运算",
+    "practice.todo.op-div": "self / other：用已有的运算搭出来，或者写成一个带自己闭包的运算",
+    "practice.todo.op-log": 'out = Value(math.log(self.data), (self,), "log")；再写它的 _backward 闭包',
+    "practice.todo.op-pow-value": 'Value 作指数的 self ** other：out = Value(..., (self, other), "**")，闭包要给 self 和 other 各自的梯度',
+    "practice.todo.backward": "1. 计算图的拓扑排序；2. self.grad = 1.0；3. 按输出在前、输入在后的顺序调用每个 Value 的 _backward()",
+    "practice.todo.neuron-mlp": "self.w（nin 个权重）和 self.b\nnout 个 Neuron\nnouts 里每个尺寸一个 Layer",
     "practice.se_graph": "Stack Exchange 问题里的图，a = {a}, b = {b}",
     "practice.ran_twice": "`{node}._backward()` 运行了第二次：每个节点的 _backward() 只能运行一次"
     "，否则它的父节点会拿到两份梯度（一个节点能从两条路走到，就在每条路上各运行了一次：要先排好整个"

@@ -25,6 +25,8 @@ _PART = re.compile(r"( *)# part: (\S+)")
 _TODO_ALONE = re.compile(r" *# TODO")
 _TODO_AFTER = re.compile(r"(.*\S)  (# TODO.*)")
 _NAMED = re.compile(r" *(?:def|class) (\w+)")
+_TODO_TEXT = re.compile(r"( *)# TODO: ")  # a TODO that says what to write
+_GOES_ON = re.compile(r" *# (?!TODO)")
 
 
 @dataclass(frozen=True)
@@ -148,10 +150,28 @@ def source(exercise_id: str | None = None) -> str:
     return _file(part.file, [] if part.indent else [part])
 
 
-def stub(exercise_id: str) -> str:
-    """The exercise's file with its part left to write: `micrograd practice start` writes it."""
+def stub(exercise_id: str, lang: str = "en") -> str:
+    """The exercise's file with its part left to write: `micrograd practice start` writes it. Its
+    `# TODO:` lines in `lang`: the reference's own comments in English, the catalog's
+    practice.todo.ID (one line per TODO, in order) in another language."""
+    from micrograd.text import text
+
     part = _part(exercise_id)
-    return _file(part.file, [] if part.indent else [part], stubbed=part)
+    code = _file(part.file, [] if part.indent else [part], stubbed=part)
+    words = text(f"practice.todo.{exercise_id}", lang) if lang != "en" else ""
+    if not words:
+        return code
+    said = iter(words.split("\n"))
+    out: list[str] = []
+    for line in code.split("\n"):
+        todo = _TODO_TEXT.match(line)
+        if todo:
+            out.append(f"{todo[1]}# TODO: {next(said)}")
+        elif out and _TODO_TEXT.match(out[-1]) and _GOES_ON.match(line):
+            continue  # a comment line that goes on with the TODO: the translation says it all
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def solution(exercise_id: str) -> str:
