@@ -18,6 +18,7 @@ from micrograd.practice import reference as references
 from micrograd.practice.checks.predict import asked
 from micrograd.practice.reference import derivative as reference_derivative
 from micrograd.practice.reference import engine as reference_engine
+from micrograd.practice.reference import gpt as reference_gpt
 
 REFERENCE = references.source()
 PRACTICE = os.path.join(os.path.dirname(__file__), "..", "src", "micrograd", "practice")
@@ -56,8 +57,10 @@ def practice(
 def test_the_reference_passes_every_exercise(tmp_path, exercise):
     if EXERCISES[exercise].kind == "predict":  # answers, not code: the engine's own numbers
         result = check(exercise, [q.added for q in asked(exercise)])
-    else:
+    elif EXERCISES[exercise].track == "lecture":
         result = check(exercise, write(tmp_path, REFERENCE))
+    else:  # the GPT track's file: microgpt's Value and the parts so far
+        result = check(exercise, write(tmp_path, references.source(exercise)))
     assert result.passed, result
     assert result.mistake is None and result.first_wrong_step is None
     assert all(row.close == row.points for row in result.rows)
@@ -68,7 +71,7 @@ def test_the_imported_reference_module_passes_its_exercise(exercise):
     """The reference files themselves, imported as modules (markers and TODO comments in them),
     pass as the text cut from them does."""
     module = reference_derivative if exercise == "derivative" else reference_engine
-    result = check(exercise, module)
+    result = check(exercise, reference_gpt if EXERCISES[exercise].track == "gpt" else module)
     assert result.passed, result
 
 

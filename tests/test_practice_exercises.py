@@ -41,7 +41,11 @@ def test_every_exercise_is_in_the_lecture_order_once():
         # the catalog's words, one exercise each, in any order (EXERCISES fixes the lecture's)
         assert sorted(titled) == sorted(EXERCISES) and len(titled) == len(set(titled))
     assert list(EXERCISES)[:2] == ["derivative", "predict-lecture"]
-    assert list(EXERCISES)[-2:] == ["softmax-nll", "neuron-mlp"]
+    lecture = [id for id, ex in EXERCISES.items() if ex.track == "lecture"]
+    assert lecture[-2:] == ["softmax-nll", "neuron-mlp"]
+    # then the GPT track, in the order microgpt builds its parts
+    gpt = ["local-grads", "linear", "softmax", "rmsnorm", "attention-head", "adam-step"]
+    assert list(EXERCISES) == lecture + gpt
 
 
 def test_an_exercises_words_are_the_catalogs():

@@ -962,6 +962,65 @@ def test_a_correct_backward_passes_in_the_page_and_its_prints_are_shown(browser,
     stayed_local(browser)
 
 
+def _pick(browser, root, exercise):
+    pick = root.find_element("css selector", "select")
+    browser.execute_script(
+        "arguments[0].value = arguments[1];"
+        " arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        pick,
+        exercise,
+    )
+    until(browser, f"return arguments[0].dataset.exercise === '{exercise}'", 30, exercise, root)
+
+
+def test_the_gpt_track_is_checked_in_the_page_within_its_limit(browser, site, record_property):
+    """Each exercise of the GPT track, its reference solution typed in, passes in the browser, so
+    within the page's time limit (a check past it is stopped, not passed); a cache appended after
+    attending gets its named verdict in Chinese."""
+    from micrograd.practice import EXERCISES
+    from micrograd.practice.reference import source as reference
+
+    root = practice_ready(browser, site, "zh/practice/")
+    groups = browser.execute_script(
+        "return [...arguments[0].querySelectorAll('optgroup')].map(g => g.label)", root
+    )
+    assert groups == [
+        "backward()，按讲座的顺序",
+        "GPT，按 microgpt 的顺序：先是它的 Value，再是各个部件",
+    ]
+    source = root.find_element("css selector", '[data-field="source"]')
+    result = root.find_element("css selector", "[data-result]")
+    check = root.find_element("css selector", '[data-action="check"]')
+    times = {}
+    for exercise in [id for id, ex in EXERCISES.items() if ex.track == "gpt"]:
+        _pick(browser, root, exercise)
+        _type_into(browser, source, reference(exercise))
+        browser.execute_script("arguments[0].dataset.state = ''", result)
+        start = time.monotonic()
+        check.click()
+        until(browser, "return arguments[0].dataset.state === 'done'", LOAD, exercise, result)
+        times[exercise] = round(time.monotonic() - start, 2)
+        assert result.get_attribute("data-passed") == "true", (exercise, result.text)
+        assert result.text.startswith(f"{exercise}：通过"), result.text
+    record_property("gpt_track_check_seconds", times)
+    late = (
+        reference("attention-head")
+        .replace("        keys.append(linear(x, wk))\n        values.append(linear(x, wv))\n", "")
+        .replace(
+            "        weights = softmax(scores)\n",
+            "        keys.append(linear(x, wk))\n"
+            "        values.append(linear(x, wv))\n        weights = softmax(scores)\n",
+        )
+    )
+    _pick(browser, root, "attention-head")
+    _type_into(browser, source, late)
+    browser.execute_script("arguments[0].dataset.state = ''", result)
+    check.click()
+    until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "the mistake", result)
+    assert result.get_attribute("data-passed") == "false"
+    assert "关注之后才写入缓存" in result.text and "先追加" in result.text, result.text
+
+
 @pytest.mark.parametrize(
     ("page", "said", "paused", "refused", "ready"),
     [

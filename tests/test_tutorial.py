@@ -164,6 +164,20 @@ def test_the_chinese_tutorial_runs_the_same_code_as_the_english_one(english, chi
     assert zh == en
 
 
+@pytest.mark.parametrize("chapter", ["docs/gpt.md", "docs/gpt.zh-CN.md"])
+def test_the_gpt_chapter_names_each_exercise_of_the_gpt_track_and_no_other(chapter):
+    """Each part of the chapter points to its exercise: every exercise of the GPT track is named
+    in it (`micrograd practice start ID` or its table's column), and every id named is one."""
+    from micrograd.practice import EXERCISES
+
+    text = open(os.path.join(ROOT, chapter), encoding="utf-8").read()
+    started = set(re.findall(r"micrograd practice start ([\w-]+)", text))
+    assert started <= set(EXERCISES), started - set(EXERCISES)
+    for id, ex in EXERCISES.items():
+        if ex.track == "gpt":
+            assert f"`{id}`" in text, id
+
+
 def test_the_tutorials_follow_the_seed_chapters_order():
     """The chapter's order: problem, chain rule, three steps, examples,
     the original's source, local rules, +=, sequence diagram, why topological order, questions."""

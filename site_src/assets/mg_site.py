@@ -352,9 +352,16 @@ def gpt(action: str, arg: object = None) -> dict:
 def practice_list(lang: str) -> list:
     """The exercises written in code (the predict ones are quizzes: the stepper page has them)."""
     from micrograd.practice import EXERCISES
+    from micrograd.text import text
 
     return [
-        {"id": ex.id, "title": ex.title(lang), "task": ex.task(lang), "hints": list(ex.hints(lang))}
+        {
+            "id": ex.id,
+            "title": ex.title(lang),
+            "task": ex.task(lang),
+            "hints": list(ex.hints(lang)),
+            "track": text(f"practice.track.{ex.track}", lang),
+        }
         for ex in EXERCISES.values()
         if ex.kind != "predict"
     ]

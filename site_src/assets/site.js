@@ -734,9 +734,11 @@
     call("practice_list", LANG).then(async (list) => {
       exercises = list;
       pick.textContent = "";
+      let group = null; // one group of options per track: the lecture's backward(), then the GPT
       for (const ex of list) {
+        if (!group || group.label !== ex.track) pick.append((group = el("optgroup", { label: ex.track })));
         const o = el("option", { value: ex.id, "data-title": `${ex.id}: ${ex.title}` }, `${ex.id}: ${ex.title}`);
-        pick.append(o);
+        group.append(o);
       }
       pick.value = root.dataset.start || list[0].id;
       showProgress();

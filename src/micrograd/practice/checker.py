@@ -94,8 +94,9 @@ def _run(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
 
 
 def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None) -> CheckResult:
-    """Every exercise that applies to a whole lecture-style engine, in one table: each op (a
-    missing method is a failure), backward(), and the exercises whose functions the file has."""
+    """Every exercise of the lecture that applies to a whole lecture-style engine, in one table:
+    each op (a missing method is a failure), backward(), and the exercises whose functions the
+    file has."""
     lang = language(lang)
     seed = new_seed() if seed is None else seed
     result = CheckResult("check-engine", True, seed=seed, lang=lang)
@@ -116,7 +117,9 @@ def check_engine(code: Any, *, seed: int | None = None, lang: str | None = None)
 def _parts(result: CheckResult, ns: Any, V: Any, seed: int, lang: str) -> None:
     """Each exercise that applies to the engine `ns`, as one part of `result`."""
     for ex in EXERCISES.values():
-        if ex.kind == "predict" or not all(hasattr(ns, n) for n in reference.beside(ex.id)):
+        if ex.kind == "predict" or ex.track != "lecture":  # microgpt's Value is another engine
+            continue
+        if not all(hasattr(ns, n) for n in reference.beside(ex.id)):
             continue
         if ex.op is not None and not all(hasattr(V, m) for m in ex.op.needs):
             part = CheckResult(ex.id, False, mistake="other", lang=lang)

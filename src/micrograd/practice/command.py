@@ -168,7 +168,10 @@ def _list(args: argparse.Namespace, lang: str) -> int:
     progress = load_progress(lang, quiet_if_missing=not status)
     keys = ("col_id", "col_title", "col_attempts", "col_hints", "col_done")
     rows = [[text(f"practice.cmd.{k}", lang) for k in keys]]
+    tracks: dict[int, str] = {}  # the row before which each track starts: its title
     for ex in EXERCISES.values():
+        if ex.track not in tracks.values():
+            tracks[len(rows)] = ex.track
         e = _entry(dict(progress), ex.id) if ex.id in progress else None
         done = (
             text("practice.cmd.yes", lang) if e and e["passed"] else text("practice.cmd.no", lang)
@@ -183,7 +186,9 @@ def _list(args: argparse.Namespace, lang: str) -> int:
             ]
         )
     widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
+    for i, r in enumerate(rows):
+        if i in tracks:
+            print(("\n" if i > 1 else "") + text(f"practice.track.{tracks[i]}", lang))
         print("  ".join(c + " " * (w - columns(c)) for c, w in zip(r, widths)).rstrip())
     passed = sum(1 for ex in EXERCISES if progress.get(ex, {}).get("passed") is True)
     print()
@@ -212,6 +217,8 @@ def _comment(sentence: str, width: int = 94) -> list[str]:
                 line, word = line + word[0], word[1:]
             lines.append(line.rstrip())
             line = ""
+        if not line and lines and word[:1] in tuple(NO_LINE_START):  # a second mark: it follows
+            lines[-1], word = lines[-1] + word[0], word[1:]
         line += word.lstrip() if not line else word
     return [f"# {ln}" for ln in [*lines, line.rstrip()] if ln]
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from micrograd.practice.result import fmt
 from micrograd.text import catalog, text
 
 
@@ -61,14 +62,41 @@ class OpSpec:
         """Three random points drawn from `rng`, then the edge cases (0, negative, large, twice)."""
         return [self.sample(rng) for _ in range(3)] + list(self.edges)
 
+    def operands(self, leaves: list[Any], point: Point) -> tuple[Any, ...]:
+        """The op's operands: the leaves, one leaf twice, or a leaf beside a plain number, as the
+        point says."""
+        if self.arity == 1:
+            return (leaves[0],)
+        if point.number is not None:
+            number = as_typed(point.args[point.number])
+            return (leaves[0], number) if point.number == 1 else (number, leaves[0])
+        return (leaves[0], leaves[0]) if point.twice else (leaves[0], leaves[1])
+
+    def shown(self, names: Sequence[str], point: Point) -> str:
+        """The op at the point in words: a * b, a * a, a * 2 or 3 * a."""
+        if point.twice:
+            return self.show.format("a", "a")
+        if point.number is not None:
+            number = fmt(point.args[point.number])
+            return self.show.format(*(("a", number) if point.number == 1 else (number, "a")))
+        return self.show.format(*names)
+
+    def outputs(self, operands: tuple[Any, ...], point: Point) -> list[Any]:
+        """The op applied as the exercise says; a unary op on a Value used twice, twice."""
+        outs = [self.apply(*operands, point.k)]
+        if self.arity == 1 and point.twice:
+            outs.append(self.apply(*operands, point.k))
+        return outs
+
 
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: its id, its kind, and the op it checks (if one); its words by language."""
 
     id: str
-    kind: str  # "op", "backward", "zero-grad", "mlp", "derivative", "predict" or "softmax"
+    kind: str  # which check runs it: a key of micrograd.practice.checks.CHECKS
     op: OpSpec | None = None
+    track: str = "lecture"  # "lecture": the backward() lecture's engine; "gpt": microgpt's
 
     def title(self, lang: str) -> str:
         """The exercise's title in `lang`."""
@@ -252,6 +280,13 @@ _ROWS = (
     Exercise("zero-grad", "zero-grad"),
     Exercise("softmax-nll", "softmax"),
     Exercise("neuron-mlp", "mlp"),
+    # the GPT track, in the order microgpt is built: its Value, then the parts on it
+    Exercise("local-grads", "local-grads", track="gpt"),
+    Exercise("linear", "gpt-part", track="gpt"),
+    Exercise("softmax", "gpt-part", track="gpt"),
+    Exercise("rmsnorm", "gpt-part", track="gpt"),
+    Exercise("attention-head", "gpt-part", track="gpt"),
+    Exercise("adam-step", "adam", track="gpt"),
 )
 EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in _ROWS}
 
@@ -279,4 +314,25 @@ HINTS_FOR: dict[str, dict[str, int]] = {
     "zero-grad": {"not-reset": 0, "zeroed-late": 2},
     "softmax-nll": {"graph-cut": 0, "wrong-forward": 0},
     "neuron-mlp": {"wrong-forward": 1, "param-count": 2, "param-order": 2},
+    "local-grads": {
+        "wrong-local": 0,
+        "wrong-operand": 0,
+        "not-reversed": 1,
+        "reversed-not-topological": 1,
+        "visit-order": 1,
+        "no-upstream": 1,
+        "value-as-slope": 1,
+        "assign-not-add": 2,
+    },
+    "linear": {"wrong-axis": 0, "wrong-forward": 0, "graph-cut": 1},
+    "softmax": {"wrong-forward": 0, "graph-cut": 0},
+    "rmsnorm": {"mean-not-square": 0, "no-epsilon": 1, "wrong-forward": 1},
+    "attention-head": {"cache-after": 0, "no-scale": 1, "sees-future": 2, "wrong-axis": 2},
+    "adam-step": {
+        "moments-swapped": 0,
+        "moments-not-kept": 0,
+        "no-bias-correction": 1,
+        "update-sign": 2,
+        "not-reset": 2,
+    },
 }

@@ -4,6 +4,7 @@ show numbers (`close`, `fmt`), which every layer of practice mode uses."""
 
 from __future__ import annotations
 
+import cmath
 import html
 import math
 from dataclasses import dataclass, field
@@ -46,6 +47,16 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "unfinished",
     "not-written",
     "syntax-error",
+    "wrong-axis",
+    "no-scale",
+    "sees-future",
+    "cache-after",
+    "no-epsilon",
+    "mean-not-square",
+    "no-bias-correction",
+    "moments-swapped",
+    "moments-not-kept",
+    "state-kept",
     "too-long",
     "tampered",
     "other",
@@ -80,6 +91,17 @@ def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:
     if math.isinf(x) or math.isinf(y):
         return x == y
     return abs(x - y) <= max(abs_, rel * max(abs(x), abs(y)))
+
+
+def agree(x: Any, y: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
+    """`close`, for complex numbers too: a negative number to a fractional power is one in Python,
+    and a learner's wrong code and the same mistake written by the checker make the same."""
+    if isinstance(x, complex) or isinstance(y, complex):
+        try:
+            return cmath.isclose(complex(x), complex(y), rel_tol=rel, abs_tol=abs_)
+        except (TypeError, ValueError):
+            return False
+    return close(x, y, rel=rel, abs_=abs_)
 
 
 def fmt(x: Any) -> str:

@@ -166,8 +166,10 @@ def _orders(rule: Rule, inputs: Sequence[Any]) -> list[Known]:
 
 
 def inputs_of(node: Any) -> list[Any]:
-    """The node's inputs (its `_prev`, a tuple, list or set), in their order."""
-    prev = getattr(node, "_prev", ())
+    """The node's inputs (the lecture's `_prev` or microgpt's `_children`: a tuple, list or set),
+    in their order."""
+    prev: Any = getattr(node, "_prev", None)
+    prev = getattr(node, "_children", ()) if prev is None else prev
     try:
         return list(prev)
     except TypeError:

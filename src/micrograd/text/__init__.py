@@ -58,6 +58,14 @@ def aside(sentence: str, note: str, lang: str) -> str:
     return f"{sentence}（{note}）" if lang == "zh" else f"{sentence} ({note})"
 
 
+def then(sentence: str, more: str, lang: str) -> str:
+    """`more` after `sentence`, which gets a full stop if it has none."""
+    sentence = sentence.rstrip()
+    if lang == "zh":
+        return sentence + ("" if sentence.endswith(("。", ".", "！", "？")) else "。") + more
+    return sentence + ("" if sentence.endswith((".", "!", "?")) else ".") + " " + more
+
+
 def joined(parts: list[str], lang: str) -> str:
     """Sentences joined with a semicolon, full width in Chinese."""
     return ("；" if lang == "zh" else "; ").join(parts)

@@ -947,4 +947,230 @@ CATALOG: dict[str, str] = {
     "q·k, the softmax and the weighted sum of the values. Names: e embedding, x what the "
     "projections read, q query, k1.2 entry 2 of position 1's key, v value, s score, a attention "
     "weight, o output.",
+    # the GPT track (micrograd/practice/reference/gpt.py): microgpt's Value, then its parts
+    "exercise.local-grads.title": "microgpt's Value: stored local grads",
+    "exercise.local-grads.task": "microgpt's Value keeps no closure: each op stores its inputs "
+    "(children) and the local grad of its output with respect to each one (local_grads), numbers "
+    "fixed when the op runs: Value(a + b, (self, other), (1, 1)). Write __add__ and __mul__ (a "
+    "plain number on either side becomes a Value), __pow__ (by a number k), log, exp and relu, "
+    "then backward(): a topological order, self.grad = 1, and for each Value, outputs before "
+    "inputs, child.grad += local_grad * v.grad. The check reads the local grads each op stored, "
+    "then runs backward() on the graphs of the backward() exercise against micrograd's engine.",
+    "exercise.local-grads.hint.0": "Each op's local grads are the derivatives of the lecture's "
+    "closures without the `* out.grad`: d(a * b)/da = b, d(x ** k)/dx = k * x ** (k - 1), "
+    "d(exp x)/dx = exp x, d(log x)/dx = 1 / x, relu's is 1 where x > 0.",
+    "exercise.local-grads.hint.1": "backward() is the lecture's: the same topological sort, "
+    "reversed; where the lecture called v._backward(), loop over zip(v._children, "
+    "v._local_grads) and add local_grad * v.grad to each child's grad.",
+    "exercise.local-grads.hint.2": "+=, not =: a Value used twice (a * a, or reached by two "
+    "paths) gets a share from each use.",
+    "exercise.linear.title": "linear: a layer without a bias",
+    "exercise.linear.task": "Write linear(x, w) as microgpt does: x is a list of n Values, w a "
+    "list of m rows of n Values; return the m Values w[i] · x, the dot product of each row with "
+    "x. The check compares the outputs and every input's grad with micrograd's engine, on "
+    "matrices square and not.",
+    "exercise.linear.hint.0": "One output per row of w: [sum(wi * xi for wi, xi in zip(row, x)) "
+    "for row in w]. A row has as many numbers as x; there are as many rows as outputs.",
+    "exercise.linear.hint.1": "Keep everything a Value: a dot product made from .data has no "
+    "graph behind it.",
+    "exercise.softmax.title": "softmax over a row of logits",
+    "exercise.softmax.task": "Write softmax(logits) as microgpt does: the list of exp(z) / the "
+    "sum of exp over all the logits. Subtracting the largest logit first (a plain number, "
+    "max(z.data for z in logits)) keeps exp from overflowing and changes no number: with it or "
+    "without it is right. The check runs rows of 1 to 5 logits, far apart too, and compares every "
+    "logit's grad with micrograd's engine.",
+    "exercise.softmax.hint.0": "The exps first, then their sum (one Value), then each exp divided "
+    "by it; all with Value ops, never .data, except for the max you subtract.",
+    "exercise.softmax.hint.1": "The max must be subtracted in the numerator and in the sum alike "
+    "(it cancels only then): exps = [(z - top).exp() for z in logits].",
+    "exercise.rmsnorm.title": "rmsnorm",
+    "exercise.rmsnorm.task": "Write rmsnorm(x) as microgpt does: every x_i times (mean of the "
+    "x_j ** 2 + 1e-5) ** -0.5. One scale made of all the elements, so each element's grad "
+    "reaches every other: the check compares them with micrograd's engine, small inputs "
+    "included, where the 1e-5 counts.",
+    "exercise.rmsnorm.hint.0": "ms = sum(xi * xi for xi in x) / len(x): the mean of the squares, "
+    "not the square of the mean.",
+    "exercise.rmsnorm.hint.1": "scale = (ms + 1e-5) ** -0.5: the epsilon inside, the power -0.5 "
+    "(one over the root mean square); then [xi * scale for xi in x].",
+    "exercise.attention-head.title": "one causal attention head, with its cache",
+    "exercise.attention-head.task": "Write attention_head(xs, wq, wk, wv): one head read token "
+    "by token as microgpt reads it. For each vector x in xs, in order: q = linear(x, wq); its key "
+    "linear(x, wk) and value linear(x, wv) appended to the cache first (a token sees itself and "
+    "the tokens before it, never one after); the scores q · k / sqrt(d) for each key in the "
+    "cache, d = len(q); the weights softmax(scores); the output, for each j, the sum over the "
+    "cache of weight * value[j]. Return the outputs, one list of d Values per token. linear and "
+    "softmax are in the file, as you wrote them.",
+    "exercise.attention-head.hint.0": "Append the key and the value before computing the scores: "
+    "the first token then has one key to attend to, its own.",
+    "exercise.attention-head.hint.1": "Divide each score by sqrt(d), d the size of q: without it "
+    "the softmax grows sharper as d grows.",
+    "exercise.attention-head.hint.2": "The softmax runs over the cache (the tokens so far), one "
+    "weight per past token; the output sums the values, not the keys.",
+    "exercise.adam-step.title": "an Adam step, with bias correction",
+    "exercise.adam-step.task": "Write adam_step(params, m, v, step, lr=0.01, beta1=0.85, "
+    "beta2=0.99, eps=1e-8) as microgpt does: for each parameter p (index i), m[i] = beta1 * m[i] "
+    "+ (1 - beta1) * p.grad, v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2, m_hat = m[i] / (1 - "
+    "beta1 ** (step + 1)), v_hat likewise, p.data -= lr * m_hat / (v_hat ** 0.5 + eps), then "
+    "p.grad = 0. m and v are the caller's lists, kept between calls; step counts from 0. The "
+    "check makes several calls in a row, then again from a fresh start.",
+    "exercise.adam-step.hint.0": "m follows the grad, v the grad squared; write both back into "
+    "m[i] and v[i], where the next call reads them.",
+    "exercise.adam-step.hint.1": "The bias correction divides by 1 - beta ** (step + 1): step "
+    "starts at 0, and the first call must already divide by 1 - beta.",
+    "exercise.adam-step.hint.2": "Subtract the update, and set each p.grad to 0 once it is used.",
+    "practice.todo.local-grads": "",
+    "practice.todo.linear": "",
+    "practice.todo.softmax": "",
+    "practice.todo.rmsnorm": "",
+    "practice.todo.attention-head": "",
+    "practice.todo.adam-step": "",
+    "practice.mistake.wrong-axis": "wrong-axis",
+    "practice.mistake.no-scale": "no-scale",
+    "practice.mistake.sees-future": "sees-future",
+    "practice.mistake.cache-after": "cache-after",
+    "practice.mistake.no-epsilon": "no-epsilon",
+    "practice.mistake.mean-not-square": "mean-not-square",
+    "practice.mistake.no-bias-correction": "no-bias-correction",
+    "practice.mistake.moments-swapped": "moments-swapped",
+    "practice.mistake.moments-not-kept": "moments-not-kept",
+    "practice.mistake.state-kept": "state-kept",
+    "practice.gpt.forward": "`{call}{where}` is {found}; expected {expected}.",
+    "practice.gpt.shape": "`{call}` gave {found} outputs; expected {expected}.",
+    "practice.gpt.grad": "`{call}`: with upstream grads {upstream} on its outputs, `{leaf}.grad` "
+    "is {found}; expected {expected}.",
+    "practice.gpt.cut_number": "`{call}{where}` has the right number but is a plain {kind}, not a "
+    "Value: no graph is behind it, so no grad flows back through it.",
+    "practice.gpt.cut_leaf": "`{call}` has the right number, but its graph does not reach "
+    "`{leaf}`, which it depends on: a number taken out with .data cut the graph on the way, so "
+    "no grad flows back to it from there.",
+    "practice.gpt.linear_transposed": "These are the numbers of w's columns dotted with x: each "
+    "output is a row of w (w[i]) times x.",
+    "practice.gpt.softmax_sum_of_logits": "These are the numbers of exp(z) divided by the sum of "
+    "the logits themselves: divide by the sum of their exps.",
+    "practice.gpt.softmax_half_shifted": "These are the numbers of exp(z - max) over a sum of "
+    "exp(z): subtract the max in the sum too, or nowhere.",
+    "practice.gpt.softmax_no_exp": "These are the numbers of z / sum(z): softmax takes the exp of "
+    "each logit first.",
+    "practice.gpt.rmsnorm_no_eps": "These are the numbers of rmsnorm without the 1e-5: add it to "
+    "the mean of the squares, inside the root.",
+    "practice.gpt.rmsnorm_not_squared": "These are the numbers of the mean of x, not of x ** 2: "
+    "square each element before averaging.",
+    "practice.gpt.rmsnorm_sum": "These are the numbers of the sum of the squares, not their mean: "
+    "divide by len(x).",
+    "practice.gpt.rmsnorm_times_rms": "These are the numbers of x times the root mean square: the "
+    "scale is its inverse, (ms + 1e-5) ** -0.5.",
+    "practice.gpt.rmsnorm_eps_outside": "These are the numbers of x / (sqrt(ms) + 1e-5): the 1e-5 "
+    "goes inside the root, (ms + 1e-5) ** -0.5.",
+    "practice.gpt.attention_no_scale": "These are the numbers of the scores q · k without the "
+    "division by sqrt(d).",
+    "practice.gpt.attention_scale_d": "These are the numbers of q · k divided by d: the scale is "
+    "sqrt(d).",
+    "practice.gpt.attention_future": "These are the numbers of a head that sees every token, later "
+    "ones too: token t may attend only to tokens 0 to t, the cache as it stands when t is read.",
+    "practice.gpt.attention_cache_after": "This is what a head does when a token's key and value "
+    "join the cache after it attends: append them first, so a token attends to itself too.",
+    "practice.gpt.attention_axis": "These are the numbers of a softmax over the other axis (each "
+    "key's scores normalised over the queries): each token's weights, over the cache, must sum "
+    "to 1.",
+    "practice.gpt.attention_keys_summed": "These are the numbers of the weights times the keys: "
+    "the output sums the values.",
+    "practice.gpt.adam_call": "{run}, call {step} (grads {grads})",
+    "practice.gpt.adam_run1": "Run 1",
+    "practice.gpt.adam_run2": "Run 2, from a fresh start",
+    "practice.gpt.adam_differs": "{where}: `{what}` is {found}; expected {expected}.",
+    "practice.gpt.adam_passed": "Every number after {calls} calls in two runs matches: data, m, v, "
+    "and the grads set to 0.",
+    "practice.gpt.adam_kept_state": "Run 1 was right: this call depends on something an earlier "
+    "run left behind (a mutable default, a global): adam_step may keep nothing but m and v, "
+    "which the caller passes in.",
+    "practice.gpt.adam_no_bias": "These are the numbers of Adam without the bias correction: "
+    "divide m by 1 - beta1 ** (step + 1) and v by 1 - beta2 ** (step + 1).",
+    "practice.gpt.adam_moments_swapped": "These are the numbers of m following the grad squared "
+    "and v the grad: m is the mean of the grads, v of their squares.",
+    "practice.gpt.adam_hats_swapped": "These are the numbers of the update v_hat / (sqrt(m_hat) + "
+    "eps): it is m_hat / (sqrt(v_hat) + eps).",
+    "practice.gpt.adam_not_kept": "These are the numbers of moments that start from 0 at every "
+    "call: write them back into m[i] and v[i].",
+    "practice.gpt.adam_power": "A bias correction by beta ** step does this: step counts from 0, "
+    "so it is beta ** (step + 1).",
+    "practice.gpt.adam_step_unused": "These are the numbers of the first call's bias correction at "
+    "every call: it uses step.",
+    "practice.gpt.adam_eps_inside": "These are the numbers of sqrt(v_hat + eps): eps is added "
+    "after the root, sqrt(v_hat) + eps.",
+    "practice.gpt.adam_sign": "These are the numbers of a step up the gradient: p.data -= the "
+    "update.",
+    "practice.gpt.adam_not_zeroed": "Everything else is right: set p.grad = 0 after the update, or "
+    "the next backward() adds to the old grads.",
+    "practice.gpt.op_forward": "`{what}` at {at} is {found}; expected {expected}.",
+    "practice.gpt.op_counts": "`{what}` at {at} stores {children} children but local grads "
+    "({stored}): one local grad per child.",
+    "practice.gpt.op_no_children": "`{what}` at {at} does not record its inputs as children: "
+    "backward() cannot reach them.",
+    "practice.gpt.op_local": "`{what}` at {at} stores local grads ({stored}), which give d out / "
+    "d ({leaves}) = {found}; expected {expected}.",
+    "practice.gpt.bw_grad": "`{name}.grad` is {found}; expected {expected}.",
+    "practice.gpt.bw_not_reversed": "Every graph's grads are those of the topological order "
+    "walked inputs first: reverse it, so a Value passes its grad on only once it has all of it.",
+    "practice.gpt.bw_bfs": "Every graph's grads are those of a breadth-first order from the "
+    "output: a Value reached by a longer path gets the rest of its grad after it has passed it "
+    "on; sort the graph topologically.",
+    "practice.gpt.bw_preorder": "Every graph's grads are those of a depth-first order that adds "
+    "a Value when it is first met (before its inputs): that is no topological order; add it after "
+    "its inputs and reverse the list.",
+    "practice.gpt.bw_by_data": "Every graph's grads are those of a visited set that compares "
+    "Values by their numbers: two Values with equal data count as one.",
+    "practice.gpt.bw_assign": "Every graph's grads are those of child.grad = ...: a Value used "
+    "twice keeps only the last share; use +=.",
+    "practice.gpt.bw_no_seed": "Every graph's grads are those of a backward() that never sets "
+    "self.grad = 1: every share is then 0.",
+    "practice.gpt.bw_no_upstream": "Every graph's grads are those of child.grad += local_grad "
+    "without * v.grad: the chain rule multiplies by the grad that reached v.",
+    "practice.gpt.bw_data": "Every graph's grads are those of local_grad * v.data: the chain rule "
+    "multiplies by v.grad, not v's number.",
+    "practice.gpt.linear_rows_of_x": "These are the numbers of one output per element of x: there "
+    "is one per row of w (len(w) outputs).",
+    "practice.gpt.linear_relu": "These are the numbers of each output through a relu: microgpt's "
+    "linear is the plain product, w x (the MLP block adds its relu after it).",
+    "practice.gpt.softmax_negated": "These are the numbers of exp(max - z), the softmax of -z: "
+    "subtract the max from each logit, z - max.",
+    "practice.gpt.rmsnorm_square_of_mean": "These are the numbers of the square of the mean: it is "
+    "the mean of the squares, sum(xi * xi) / len(x).",
+    "practice.gpt.rmsnorm_n_minus_1": "These are the numbers of a mean over len(x) - 1: rmsnorm "
+    "divides by len(x).",
+    "practice.gpt.rmsnorm_other_eps": "These are the numbers of rmsnorm with an epsilon of {eps}: "
+    "microgpt's is 1e-5.",
+    "practice.gpt.attention_scale_input": "These are the numbers of q · k divided by sqrt(len(x)), "
+    "the input's size: d is the size of q (the head's).",
+    "practice.gpt.alias": "`{call}`[{i}] and [{j}] are one and the same list: a list made once and "
+    "filled again for each token shows the last token's numbers everywhere; make a new list per "
+    "token.",
+    "practice.gpt.adam_parens": "These are the numbers of (1 - beta) ** (step + 1): the bias "
+    "correction is 1 - beta ** (step + 1), the power on beta alone.",
+    "practice.gpt.adam_betas_swapped": "These are the numbers of beta1 and beta2 swapped: m decays "
+    "with beta1 (0.85), v with beta2 (0.99).",
+    "practice.gpt.bw_repeats": "Every graph's grads are those of a topological sort with no "
+    "visited set: a Value reached by two paths is listed twice and passes its grad on twice.",
+    "practice.gpt.op_swapped": "Each input got the other's local grad: d(a * b)/da is b.",
+    "practice.track.lecture": "backward(), as the lecture builds it",
+    "practice.track.gpt": "The GPT, as microgpt builds it: its Value, then its parts",
+    "practice.gpt.op_changed_input": "`{what}` at {at} changed `{name}.data` to {found}: an op "
+    "reads its inputs and makes a new Value; a later use of `{name}` would see the changed number.",
+    "practice.gpt.op_value_grads": "`{what}` at {at} stores local grads of types {kinds}: a local "
+    "grad is a number, fixed when the op runs (other.data, not other); a Value there makes every "
+    "grad a Value with a graph of its own.",
+    "practice.gpt.changed_data": "`{call}` changed `{leaf}.data`: a part reads its inputs' numbers "
+    "and never writes them (in the GPT they are the model's weights).",
+    "practice.gpt.changed_list": "`{call}` put something else at `{where}` of a list it was given "
+    "while it still read that list: later reads see the new entry, not the input; build a new list.",
+    "practice.gpt.state_kept": "`{call}` gave another answer the second time it ran: something is "
+    "kept from one call to the next (a global list, a mutable default); a part must keep nothing "
+    "between calls.",
+    "practice.gpt.bw_not_topological": "Every graph's grads are those of an order that is not "
+    "topological (a breadth-first walk from the output, or a depth-first one that lists a Value "
+    "before its inputs, gives these): a Value passes its grad on before all of it has arrived.",
+    "practice.gpt.bw_visits": "Every graph's grads are those of a walk that visits some Value the "
+    "wrong number of times (twice where it is reached by two paths, or once for two Values with "
+    "equal data): each Value must be listed exactly once.",
+    "practice.gpt.adam_length": "{where}: `{what}` holds {found} numbers; expected {expected}, one per "
+    "parameter.",
 }

@@ -852,4 +852,212 @@ CATALOG: dict[str, str] = {
     "gpt.stepper_intro": "一个很小的 GPT（块长 3，n_embd 4，一个头）读 {tokens}。y 是最后一个位置上这个头的"
     "输出之和，o.0 + ... + o.{last}；它的反向传播经过 q·k、softmax 和值的加权和。名字：e 是嵌入，x 是投影"
     "读入的数，q 是查询，k1.2 是位置 1 的键的第 2 个分量，v 是值，s 是分数，a 是注意力权重，o 是输出。",
+    # the GPT track (micrograd/practice/reference/gpt.py): microgpt's Value, then its parts
+    "exercise.local-grads.title": "microgpt 的 Value：存下局部偏导",
+    "exercise.local-grads.task": "microgpt 的 Value 不用闭包：每个运算存下它的输入（microgpt 叫它们 "
+    "children，即父节点），以及输出对每个输入的局部偏导（local_grads），这些数在运算执行时就定下了："
+    "Value(a + b, (self, other), (1, 1))。实现 __add__ 和 __mul__（任一侧的普通数字都先包成 "
+    "Value）、__pow__（指数是数字 k）、log、exp 和 relu，再实现 backward()：拓扑排序，"
+    "self.grad = 1，然后按先输出后输入的顺序，对每个 Value 执行 child.grad += local_grad * "
+    "v.grad。检查会读出每个运算存下的局部偏导，再在 backward() 练习的那些计算图上运行 "
+    "backward()，与 micrograd 的引擎比较。",
+    "exercise.local-grads.hint.0": "每个运算的局部偏导，就是讲座里闭包去掉 `* out.grad` 的部分："
+    "d(a * b)/da = b，d(x ** k)/dx = k * x ** (k - 1)，d(exp x)/dx = exp x，d(log x)/dx = 1 / x，"
+    "relu 在 x > 0 处是 1。",
+    "exercise.local-grads.hint.1": "backward() 和讲座的一样：同样的拓扑排序，再逆序；讲座调用 "
+    "v._backward() 的地方，改成遍历 zip(v._children, v._local_grads)，把 local_grad * v.grad "
+    "加到每个输入的梯度上。",
+    "exercise.local-grads.hint.2": "用 +=，不是 =：用了两次的 Value（a * a，或经两条路径到达）"
+    "每用一次就得到一份梯度。",
+    "exercise.linear.title": "linear：没有偏置的一层",
+    "exercise.linear.task": "按 microgpt 的写法实现 linear(x, w)：x 是 n 个 Value 的列表，w 是 m "
+    "行、每行 n 个 Value；返回 m 个 Value w[i] · x，即每一行与 x 的点积。检查会在方阵和非方阵上，"
+    "把输出和每个输入的梯度与 micrograd 的引擎比较。",
+    "exercise.linear.hint.0": "w 的每一行对应一个输出：[sum(wi * xi for wi, xi in zip(row, x)) "
+    "for row in w]。一行的个数与 x 相同；行数就是输出的个数。",
+    "exercise.linear.hint.1": "全程保持是 Value：用 .data 算出的点积背后没有计算图。",
+    "exercise.softmax.title": "对一行 logits 做 softmax",
+    "exercise.softmax.task": "按 microgpt 的写法实现 softmax(logits)：每个 exp(z) 除以所有 logit 的 "
+    "exp 之和，组成列表。先减去最大的 logit（一个普通数字：max(z.data for z in logits)）可以防止 "
+    "exp 溢出，而且不改变任何结果：减或不减都对。检查会用 1 到 5 个 logit 的行（也有相差很远的），"
+    "把每个 logit 的梯度与 micrograd 的引擎比较。",
+    "exercise.softmax.hint.0": "先算各个 exp，再求和（一个 Value），再用它去除每个 exp；全都用 "
+    "Value 的运算，除了要减去的最大值以外，不要用 .data。",
+    "exercise.softmax.hint.1": "分子和求和里都要减去同一个最大值（只有这样才能约掉）："
+    "exps = [(z - top).exp() for z in logits]。",
+    "exercise.rmsnorm.title": "rmsnorm",
+    "exercise.rmsnorm.task": "按 microgpt 的写法实现 rmsnorm(x)：每个 x_i 乘以（所有 x_j ** 2 的均值 "
+    "+ 1e-5）** -0.5。这个缩放因子由所有元素算出，所以每个元素的梯度都会流到其他每个元素：检查会"
+    "与 micrograd 的引擎比较，也包括 1e-5 起作用的很小的输入。",
+    "exercise.rmsnorm.hint.0": "ms = sum(xi * xi for xi in x) / len(x)：是平方的均值，不是均值的"
+    "平方。",
+    "exercise.rmsnorm.hint.1": "scale = (ms + 1e-5) ** -0.5：epsilon 在根号里面，指数是 -0.5（均方根"
+    "的倒数）；然后 [xi * scale for xi in x]。",
+    "exercise.attention-head.title": "一个因果注意力头，带缓存",
+    "exercise.attention-head.task": "实现 attention_head(xs, wq, wk, wv)：像 microgpt 那样逐个 token "
+    "读入的一个注意力头。按顺序对 xs 里的每个向量 x：q = linear(x, wq)；先把它的 key "
+    "linear(x, wk) 和 value linear(x, wv) 追加进缓存（token 能看到自己和之前的 token，看不到之后"
+    "的）；对缓存里的每个 key 算分数 q · k / sqrt(d)，d = len(q)；权重 softmax(scores)；输出的第 j "
+    "个数是缓存中各 weight * value[j] 之和。返回每个 token 的输出，每个是 d 个 Value 的列表。文件里"
+    "已有你写好的 linear 和 softmax。",
+    "exercise.attention-head.hint.0": "先追加 key 和 value，再算分数：这样第一个 token 也有一个 key "
+    "可以关注，就是它自己的。",
+    "exercise.attention-head.hint.1": "每个分数都要除以 sqrt(d)，d 是 q 的长度：不除的话，d 越大 "
+    "softmax 越尖锐。",
+    "exercise.attention-head.hint.2": "softmax 作用在缓存上（到目前为止的 token），每个过去的 token "
+    "一个权重；输出是 value 的加权和，不是 key 的。",
+    "exercise.adam-step.title": "一步 Adam，带偏差修正",
+    "exercise.adam-step.task": "按 microgpt 的写法实现 adam_step(params, m, v, step, lr=0.01, "
+    "beta1=0.85, beta2=0.99, eps=1e-8)：对每个参数 p（下标 i），m[i] = beta1 * m[i] + (1 - beta1) "
+    "* p.grad，v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2，m_hat = m[i] / (1 - beta1 ** (step "
+    "+ 1))，v_hat 同理，p.data -= lr * m_hat / (v_hat ** 0.5 + eps)，然后 p.grad = 0。m 和 v 是调用"
+    "者的列表，在两次调用之间保留；step 从 0 开始。检查会连续调用几次，再从头重新来一遍。",
+    "exercise.adam-step.hint.0": "m 跟随梯度，v 跟随梯度的平方；两者都要写回 m[i] 和 v[i]，下一次"
+    "调用要从那里读。",
+    "exercise.adam-step.hint.1": "偏差修正除以 1 - beta ** (step + 1)：step 从 0 开始，第一次调用就"
+    "要除以 1 - beta。",
+    "exercise.adam-step.hint.2": "要减去更新量，并且每个 p.grad 用完后设为 0。",
+    "practice.todo.local-grads": "两数之和：Value(a + b, (self, other), (d/da, d/db))\n"
+    "乘积，以及每个因子的局部偏导：另一个因子\n"
+    "other 是数字：x ** k，以及 k * x ** (k - 1)\n"
+    "log x，以及 1 / x\n"
+    "exp x，以及 exp x 本身\n"
+    "max(0, x)，以及 x > 0 时为 1，否则为 0\n"
+    "拓扑排序；self.grad = 1；然后先输出后输入，对 v 的每个输入：child.grad += local_grad * v.grad",
+    "practice.todo.linear": "",
+    "practice.todo.softmax": "",
+    "practice.todo.rmsnorm": "",
+    "practice.todo.attention-head": "",
+    "practice.todo.adam-step": "",
+    "practice.mistake.wrong-axis": "方向（轴）弄错了",
+    "practice.mistake.no-scale": "缩放不对",
+    "practice.mistake.sees-future": "看到了未来的 token",
+    "practice.mistake.cache-after": "关注之后才写入缓存",
+    "practice.mistake.no-epsilon": "少了 epsilon",
+    "practice.mistake.mean-not-square": "没有先平方",
+    "practice.mistake.no-bias-correction": "少了偏差修正",
+    "practice.mistake.moments-swapped": "m 和 v 弄反了",
+    "practice.mistake.moments-not-kept": "m 和 v 没有保存下来",
+    "practice.mistake.state-kept": "调用之间残留了状态",
+    "practice.gpt.forward": "`{call}{where}` 是 {found}；应为 {expected}。",
+    "practice.gpt.shape": "`{call}` 给出了 {found} 个输出；应为 {expected} 个。",
+    "practice.gpt.grad": "`{call}`：输出的上游梯度为 {upstream} 时，`{leaf}.grad` 是 {found}；应为 "
+    "{expected}。",
+    "practice.gpt.cut_number": "`{call}{where}` 的数值对，但它只是普通的 {kind}，不是 Value：背后没有"
+    "计算图，梯度无法经它流回去。",
+    "practice.gpt.cut_leaf": "`{call}` 的数值是对的，但它的计算图到不了它所依赖的 `{leaf}`：路上用 "
+    ".data 取出的数字把图切断了，梯度无法从这里流回去。",
+    "practice.gpt.linear_transposed": "这正是 w 的各列与 x 点积的结果：每个输出应是 w 的一行"
+    "（w[i]）乘以 x。",
+    "practice.gpt.softmax_sum_of_logits": "这正是 exp(z) 除以 logit 本身之和的结果：应除以它们的 "
+    "exp 之和。",
+    "practice.gpt.softmax_half_shifted": "这正是 exp(z - max) 除以 exp(z) 之和的结果：求和里也要减去"
+    "最大值，要么都不减。",
+    "practice.gpt.softmax_no_exp": "这正是 z / sum(z) 的结果：softmax 要先对每个 logit 取 exp。",
+    "practice.gpt.rmsnorm_no_eps": "这正是少了 1e-5 的 rmsnorm 的结果：把它加到平方的均值上，放在"
+    "根号里面。",
+    "practice.gpt.rmsnorm_not_squared": "这正是对 x 求均值、而不是对 x ** 2 求均值的结果：先把每个"
+    "元素平方再求平均。",
+    "practice.gpt.rmsnorm_sum": "这正是平方之和、而不是平方均值的结果：要除以 len(x)。",
+    "practice.gpt.rmsnorm_times_rms": "这正是 x 乘以均方根的结果：缩放因子是它的倒数，(ms + 1e-5) "
+    "** -0.5。",
+    "practice.gpt.rmsnorm_eps_outside": "这正是 x / (sqrt(ms) + 1e-5) 的结果：1e-5 要放在根号里面，"
+    "(ms + 1e-5) ** -0.5。",
+    "practice.gpt.attention_no_scale": "这正是分数 q · k 没有除以 sqrt(d) 的结果。",
+    "practice.gpt.attention_scale_d": "这正是 q · k 除以 d 的结果：应除以 sqrt(d)。",
+    "practice.gpt.attention_future": "这正是一个能看到所有 token（包括后面的）的注意力头的结果："
+    "第 t 个 token 只能关注第 0 到第 t 个，也就是读到 t 时缓存里已有的。",
+    "practice.gpt.attention_cache_after": "这正是 token 关注之后才把 key 和 value 写入缓存时的表现："
+    "先追加，token 才能也关注自己。",
+    "practice.gpt.attention_axis": "这正是在另一个方向上做 softmax 的结果（每个 key 的分数在各个 "
+    "query 之间归一化）：每个 token 在缓存上的权重之和应为 1。",
+    "practice.gpt.attention_keys_summed": "这正是权重乘以 key 的结果：输出是 value 的加权和。",
+    "practice.gpt.adam_call": "{run}，第 {step} 次调用（梯度 {grads}）",
+    "practice.gpt.adam_run1": "第 1 轮",
+    "practice.gpt.adam_run2": "第 2 轮（从头开始）",
+    "practice.gpt.adam_differs": "{where}：`{what}` 是 {found}；应为 {expected}。",
+    "practice.gpt.adam_passed": "两轮共 {calls} 次调用后的每个数都对：data、m、v，以及清零的梯度。",
+    "practice.gpt.adam_kept_state": "第 1 轮是对的：这次调用依赖了之前一轮留下的东西（可变的默认"
+    "参数、全局变量）：adam_step 除了调用者传进来的 m 和 v，什么都不能保留。",
+    "practice.gpt.adam_no_bias": "这正是没有偏差修正的 Adam 的结果：m 要除以 1 - beta1 ** (step + "
+    "1)，v 要除以 1 - beta2 ** (step + 1)。",
+    "practice.gpt.adam_moments_swapped": "这正是 m 跟随梯度平方、v 跟随梯度的结果：m 是梯度的均值，"
+    "v 是梯度平方的均值。",
+    "practice.gpt.adam_hats_swapped": "这正是更新量写成 v_hat / (sqrt(m_hat) + eps) 的结果：应为 "
+    "m_hat / (sqrt(v_hat) + eps)。",
+    "practice.gpt.adam_not_kept": "这正是每次调用 m 和 v 都从 0 开始的结果：要把它们写回 m[i] 和 "
+    "v[i]。",
+    "practice.gpt.adam_power": "偏差修正用 beta ** step 就会这样：step 从 0 开始，所以是 beta ** "
+    "(step + 1)。",
+    "practice.gpt.adam_step_unused": "这正是每次调用都用第一次的偏差修正的结果：它要用到 step。",
+    "practice.gpt.adam_eps_inside": "这正是 sqrt(v_hat + eps) 的结果：eps 要在开根号之后加，"
+    "sqrt(v_hat) + eps。",
+    "practice.gpt.adam_sign": "这正是沿梯度上升一步的结果：应为 p.data -= 更新量。",
+    "practice.gpt.adam_not_zeroed": "其余都对：更新之后要设 p.grad = 0，否则下一次 backward() 会加到"
+    "旧的梯度上。",
+    "practice.gpt.op_forward": "`{what}` 在 {at} 时是 {found}；应为 {expected}。",
+    "practice.gpt.op_counts": "`{what}` 在 {at} 时存了 {children} 个输入，局部偏导却是（{stored}）："
+    "每个输入对应一个局部偏导。",
+    "practice.gpt.op_no_children": "`{what}` 在 {at} 时没有把输入记为 children：backward() 到不了"
+    "它们。",
+    "practice.gpt.op_local": "`{what}` 在 {at} 时存下的局部偏导是（{stored}），由此 d out / "
+    "d ({leaves}) = {found}；应为 {expected}。",
+    "practice.gpt.bw_grad": "`{name}.grad` 是 {found}；应为 {expected}。",
+    "practice.gpt.bw_not_reversed": "每个计算图的梯度都正是“先输入后输出”的拓扑顺序给出的：把它逆序，"
+    "一个 Value 拿到全部梯度之后才往下传。",
+    "practice.gpt.bw_bfs": "每个计算图的梯度都正是从输出开始广度优先的顺序给出的：经较长路径到达的 "
+    "Value 在传出梯度之后才收到剩下的梯度；要对计算图做拓扑排序。",
+    "practice.gpt.bw_preorder": "每个计算图的梯度都正是深度优先、第一次遇到就加入（在它的输入之前）"
+    "的顺序给出的：那不是拓扑排序；要在它的输入之后加入，再逆序。",
+    "practice.gpt.bw_by_data": "每个计算图的梯度都正是按数值比较 Value 的 visited 集合给出的：data "
+    "相等的两个 Value 被当成了一个。",
+    "practice.gpt.bw_assign": "每个计算图的梯度都正是 child.grad = ... 给出的：用了两次的 Value 只"
+    "留下最后一份；要用 +=。",
+    "practice.gpt.bw_no_seed": "每个计算图的梯度都正是从不设 self.grad = 1 的 backward() 给出的："
+    "于是每一份都是 0。",
+    "practice.gpt.bw_no_upstream": "每个计算图的梯度都正是 child.grad += local_grad 而不乘 v.grad "
+    "给出的：链式法则要乘上到达 v 的梯度。",
+    "practice.gpt.bw_data": "每个计算图的梯度都正是 local_grad * v.data 给出的：链式法则乘的是 "
+    "v.grad，不是 v 的数值。",
+    "practice.gpt.linear_rows_of_x": "这正是 x 的每个元素对应一个输出的结果：应是 w 的每一行对应一个"
+    "（len(w) 个输出）。",
+    "practice.gpt.linear_relu": "这正是每个输出都过了 relu 的结果：microgpt 的 linear 就是单纯的 w x"
+    "（MLP 块在它之后才加 relu）。",
+    "practice.gpt.softmax_negated": "这正是 exp(max - z)，即 -z 的 softmax 的结果：应从每个 logit 减去"
+    "最大值，z - max。",
+    "practice.gpt.rmsnorm_square_of_mean": "这正是均值的平方的结果：应是平方的均值，sum(xi * xi) / "
+    "len(x)。",
+    "practice.gpt.rmsnorm_n_minus_1": "这正是除以 len(x) - 1 求均值的结果：rmsnorm 除以 len(x)。",
+    "practice.gpt.rmsnorm_other_eps": "这正是 epsilon 为 {eps} 的 rmsnorm 的结果：microgpt 用的是 "
+    "1e-5。",
+    "practice.gpt.attention_scale_input": "这正是 q · k 除以 sqrt(len(x))（输入的长度）的结果：d 是 q "
+    "的长度（这个头的）。",
+    "practice.gpt.alias": "`{call}` 的第 {i} 个和第 {j} 个是同一个列表：只建一次、每个 token 都重新"
+    "填写的列表，到处显示的都是最后一个 token 的数；要给每个 token 新建一个列表。",
+    "practice.gpt.adam_parens": "这正是 (1 - beta) ** (step + 1) 的结果：偏差修正是 1 - beta ** "
+    "(step + 1)，乘方只作用在 beta 上。",
+    "practice.gpt.adam_betas_swapped": "这正是 beta1 和 beta2 用反了的结果：m 按 beta1（0.85）衰减，"
+    "v 按 beta2（0.99）。",
+    "practice.gpt.bw_repeats": "每个计算图的梯度都正是没有 visited 集合的拓扑排序给出的：经两条路径"
+    "到达的 Value 被列了两次，把梯度往下传了两次。",
+    "practice.gpt.op_swapped": "每个输入拿到的是另一个输入的局部偏导：d(a * b)/da 是 b。",
+    "practice.track.lecture": "backward()，按讲座的顺序",
+    "practice.track.gpt": "GPT，按 microgpt 的顺序：先是它的 Value，再是各个部件",
+    "practice.gpt.op_changed_input": "`{what}` 在 {at} 时把 `{name}.data` 改成了 {found}：运算只读它的"
+    "输入，再新建一个 Value；之后再用到 `{name}` 时看到的就是改过的数了。",
+    "practice.gpt.op_value_grads": "`{what}` 在 {at} 时存下的局部偏导的类型是 {kinds}：局部偏导是一个"
+    "数，在运算执行时就定下了（other.data，不是 other）；存成 Value 会让每个梯度都变成带有自己计算图"
+    "的 Value。",
+    "practice.gpt.changed_data": "`{call}` 改动了 `{leaf}.data`：部件只读输入的数，从不改写它们"
+    "（在 GPT 里它们就是模型的权重）。",
+    "practice.gpt.changed_list": "`{call}` 还在读传给它的列表时，就把 `{where}` 换成了别的东西：之后读到的"
+    "是新放进去的，而不是输入；要新建一个列表。",
+    "practice.gpt.state_kept": "`{call}` 第二次运行时给出了不同的结果：有东西从一次调用留到了下一次（全局"
+    "列表、可变的默认参数）；部件在两次调用之间什么都不能保留。",
+    "practice.gpt.bw_not_topological": "每个计算图的梯度都正是一种不是拓扑排序的顺序给出的（从输出开始的"
+    "广度优先遍历，或先列 Value、后列它的输入的深度优先遍历，都会这样）：一个 Value 在它的梯度还没到齐时"
+    "就传了出去。",
+    "practice.gpt.bw_visits": "每个计算图的梯度都正是某些 Value 被访问的次数不对的遍历给出的（经两条路径"
+    "到达时访问了两次，或两个 data 相等的 Value 只访问了一次）：每个 Value 必须恰好列出一次。",
+    "practice.gpt.adam_length": "{where}：`{what}` 里有 {found} 个数；应为 {expected} 个，每个参数一个。",
 }

@@ -11,7 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from micrograd.practice.checks import backward, derivative, mlp, op, predict, softmax, zero_grad
+from micrograd.practice.checks import (
+    adam,
+    backward,
+    derivative,
+    gpt_part,
+    local_grads,
+    mlp,
+    op,
+    predict,
+    softmax,
+    zero_grad,
+)
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.result import CheckResult
 
@@ -25,4 +36,7 @@ CHECKS: dict[str, Check] = {
     "zero-grad": zero_grad.check,
     "softmax": softmax.check,
     "mlp": mlp.check,
+    "local-grads": local_grads.check,
+    "gpt-part": gpt_part.check,
+    "adam": adam.check,
 }

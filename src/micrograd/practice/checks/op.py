@@ -13,7 +13,7 @@ from typing import Any
 from micrograd import engine
 from micrograd.modes import no_grad
 from micrograd.practice.diagnose import Walk
-from micrograd.practice.exercises import Exercise, OpSpec, Point, as_typed
+from micrograd.practice.exercises import Exercise, OpSpec, Point
 from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.rules import RULES, Known, inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
@@ -32,35 +32,6 @@ def attach(fn: types.FunctionType, ex: Exercise) -> Any:
     return types.SimpleNamespace(Value=type(base.__name__, (base,), {name: fn}))
 
 
-def _operands(spec: OpSpec, leaves: list[Any], point: Point) -> tuple[Any, ...]:
-    """The op's operands: the leaves, one leaf twice, or a leaf beside a plain number, as the
-    point says."""
-    if spec.arity == 1:
-        return (leaves[0],)
-    if point.number is not None:
-        number = as_typed(point.args[point.number])
-        return (leaves[0], number) if point.number == 1 else (number, leaves[0])
-    return (leaves[0], leaves[0]) if point.twice else (leaves[0], leaves[1])
-
-
-def _shown(spec: OpSpec, names: Sequence[str], point: Point) -> str:
-    """The op at the point in words: a * b, a * a, a * 2 or 3 * a."""
-    if point.twice:
-        return spec.show.format("a", "a")
-    if point.number is not None:
-        number = fmt(point.args[point.number])
-        return spec.show.format(*(("a", number) if point.number == 1 else (number, "a")))
-    return spec.show.format(*names)
-
-
-def _outputs(spec: OpSpec, operands: tuple[Any, ...], point: Point) -> list[Any]:
-    """The op applied as the exercise says; a unary op on a Value used twice is applied twice."""
-    outs = [spec.apply(*operands, point.k)]
-    if spec.arity == 1 and point.twice:
-        outs.append(spec.apply(*operands, point.k))
-    return outs
-
-
 def _reference(spec: OpSpec, point: Point) -> tuple[float, list[float], list[float | None]]:
     """Output, engine grads and central differences of the op at `point` (per leaf)."""
     xs = [point.args[1 - point.number]] if point.number is not None else list(point.args)
@@ -69,11 +40,11 @@ def _reference(spec: OpSpec, point: Point) -> tuple[float, list[float], list[flo
     def f(values: Sequence[float]) -> float:
         with no_grad():
             vs = [engine.Value(v) for v in values]
-            outs = _outputs(spec, _operands(spec, vs, point), point)
+            outs = spec.outputs(spec.operands(vs, point), point)
             return float(sum(o.data for o in outs))
 
     vs = [engine.Value(x) for x in xs]
-    outs = _outputs(spec, _operands(spec, vs, point), point)
+    outs = spec.outputs(spec.operands(vs, point), point)
     root = outs[0] if len(outs) == 1 else outs[0] + outs[1]
     root.backward()
     grads = [float(v.grad) for v in vs]
@@ -189,13 +160,13 @@ def _run_op(
 ) -> tuple[list[float] | None, Problem | None]:
     """One run of the learner's op at `point`: plain (grads 0, output grad 1), or seeded (grads
     already there, a random output grad: `=` for `+=` and a missing `* out.grad` show)."""
-    what = _shown(spec, names, point)
+    what = spec.shown(names, point)
     xs = [point.args[1 - point.number]] if point.number is not None else point.args
     try:
         leaves = guarded(what, lang, lambda: [V(x) for x in xs[: point.leaves()]])
-        operands = _operands(spec, leaves, point)
+        operands = spec.operands(leaves, point)
         try:
-            outs = guarded(what, lang, lambda: _outputs(spec, operands, point))
+            outs = guarded(what, lang, lambda: spec.outputs(operands, point))
         except LearnerError as e:
             raise _with_number(e, spec, point, what, lang) from e
         for out in outs:

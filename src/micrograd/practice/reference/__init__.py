@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-FILES = ("derivative.py", "engine.py")  # in the lecture's order: plain numbers first
-WHOLE = "engine.py"  # the file every part fits in: `source()` puts them all there
+FILES = ("derivative.py", "engine.py", "gpt.py")  # in the lecture's order: plain numbers first
+WHOLE = "engine.py"  # the file every lecture part fits in: `source()` puts them all there
+BUILT_UP = ("gpt.py",)  # a track built in order: each part's file holds the parts before it, solved
 
 _PART = re.compile(r"( *)# part: (\S+)")
 _TODO_ALONE = re.compile(r" *# TODO")
@@ -142,12 +143,22 @@ def _stub(part: Part) -> tuple[list[str], list[str]]:
     return out, written
 
 
+def _before(part: Part) -> list[Part]:
+    """The functions of a built-up file's parts before `part` (none in another file)."""
+    if part.file not in BUILT_UP:
+        return []
+    parts = list(_read(part.file)[1].values())
+    return [p for p in parts[: parts.index(part)] if not p.indent]
+
+
 def source(exercise_id: str | None = None) -> str:
-    """The reference file of an exercise (with every part if None): what the check passes."""
+    """The reference file of an exercise (with every lecture part if None): what the check
+    passes."""
     if exercise_id is None:
-        return _file(WHOLE, [p for f in FILES for p in _read(f)[1].values() if not p.indent])
+        lecture = [f for f in FILES if f not in BUILT_UP]
+        return _file(WHOLE, [p for f in lecture for p in _read(f)[1].values() if not p.indent])
     part = _part(exercise_id)
-    return _file(part.file, [] if part.indent else [part])
+    return _file(part.file, _before(part) + ([] if part.indent else [part]))
 
 
 def stub(exercise_id: str, lang: str = "en") -> str:
@@ -157,7 +168,7 @@ def stub(exercise_id: str, lang: str = "en") -> str:
     from micrograd.text import text
 
     part = _part(exercise_id)
-    code = _file(part.file, [] if part.indent else [part], stubbed=part)
+    code = _file(part.file, _before(part) + ([] if part.indent else [part]), stubbed=part)
     words = text(f"practice.todo.{exercise_id}", lang) if lang != "en" else ""
     if not words:
         return code
