@@ -26,8 +26,8 @@ BIAS = "m_hat = m[i] / (1 - beta1 ** (step + 1))\n        v_hat = v[i] / (1 - be
         ),
         ("        p.grad = 0\n", "\n", "not-reset", "set p.grad = 0"),
         ("p.data -= lr", "p.data += lr", "update-sign", "up the gradient"),
-        ("(v_hat**0.5 + eps)", "(v_hat + eps) ** 0.5", "wrong-forward", "sqrt(v_hat + eps)"),
-        ("beta1 ** (step + 1)", "beta1 ** step", "wrong-forward", "raised ZeroDivisionError"),
+        ("(v_hat**0.5 + eps)", "(v_hat + eps) ** 0.5", "wrong-update", "sqrt(v_hat + eps)"),
+        ("beta1 ** (step + 1)", "beta1 ** step", "wrong-update", "raised ZeroDivisionError"),
         (  # the moments computed but never written back
             "m[i] = beta1 * m[i] + (1 - beta1) * p.grad\n        v[i] = beta2 * v[i] + (1 - beta2) "
             "* p.grad**2\n        m_hat = m[i]",

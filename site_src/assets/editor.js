@@ -29,7 +29,12 @@ function create(parent, text, changed) {
   });
   return {
     get: () => view.state.doc.toString(),
-    set: (value) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } }),
+    // the whole text replaced; where `mark` is in it (the part left to write), shown and the cursor put
+    set: (value, mark) => {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
+      const at = mark ? value.indexOf(mark) : -1;
+      if (at >= 0) view.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
+    },
     focus: () => view.focus(),
     view,
   };

@@ -589,8 +589,9 @@
       save(p);
     }
     function show(text) {
+      // a GPT-track file has microgpt's Value above the part to write: the editor opens at the part
       source.value = text;
-      if (editor) editor.set(text);
+      if (editor) editor.set(text, "NotImplementedError");
     }
     loadScript("assets/site/editor.js").then(
       () => {

@@ -413,7 +413,8 @@ def _reveal(args: argparse.Namespace, lang: str) -> int:
     if _entry(progress, args.id)["attempts"] < 1:
         print(text("practice.cmd.reveal_first", lang, id=args.id, how=_how(lang)), file=sys.stderr)
         return 1
-    print(text("practice.cmd.solution", lang, id=args.id))
+    way = text(f"practice.cmd.way.{EXERCISES[args.id].track}", lang)
+    print(text("practice.cmd.solution", lang, id=args.id, way=way))
     print()
     if EXERCISES[args.id].kind == "predict":  # every += of the pass, in words
         print(explain(graph(args.id), lang=lang))

@@ -114,8 +114,9 @@ def _attention(
     values: str = "values",
 ) -> Callable[..., list[Any]]:
     """One head with one of its pieces changed: the scale of the scores, the keys it sees, when
-    the cache grows (after attending: the first token raises, or "own": attends to itself), the
-    axis of the softmax, what the weights sum."""
+    the cache grows (after attending: the first token raises, "own": it attends to itself, or
+    "empty": it attends to nothing and sums no values), the axis of the softmax, what the weights
+    sum."""
 
     def head(xs: list[Any], wq: Any, wk: Any, wv: Any) -> list[Any]:
         qs = [ref.linear(x, wq) for x in xs]
@@ -137,8 +138,8 @@ def _attention(
             [sum(a * b for a, b in zip(qs[t], ks[s])) / div for s in seen[t]]
             for t in range(len(xs))
         ]
-        if axis == "keys":
-            weights = [ref.softmax(row) for row in scores]
+        if axis == "keys":  # an empty cache: a softmax of nothing raises, or the learner skips it
+            weights = [ref.softmax(row) if row or cache_after != "empty" else [] for row in scores]
         else:  # each key's scores normalised over the queries that see it
             column = {
                 s: ref.softmax([scores[t][s] for t in range(len(xs)) if s in seen[t]])
@@ -275,6 +276,7 @@ PARTS = {
             ("sees-future", "practice.gpt.attention_future", _attention(future=True)),
             ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="raise")),
             ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="own")),
+            ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="empty")),
             ("wrong-axis", "practice.gpt.attention_axis", _attention(axis="queries")),
             ("wrong-forward", "practice.gpt.attention_keys_summed", _attention(values="keys")),
         ),

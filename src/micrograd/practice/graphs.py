@@ -6,8 +6,9 @@ and what backward() must keep, or not, from one call to the next.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from micrograd import engine
@@ -151,3 +152,11 @@ def accumulates(V: Any, x: float, y: float, lang: str) -> Problem | None:
                 "zeroes-leaves" if key.endswith("leaves") else "other", text(key, lang, **fields)
             )
     return None
+
+
+def dismantle(nodes: Sequence[Any]) -> None:
+    """Empty each node's attributes: the graph then frees one node at a time. Freed whole, a
+    chain of Values frees recursively, one C call per Value, and overflows the browser's stack."""
+    for node in nodes:
+        with contextlib.suppress(TypeError):
+            vars(node).clear()

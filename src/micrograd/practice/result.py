@@ -57,6 +57,7 @@ MISTAKES = (  # each one's name to show is the catalog's practice.mistake.NAME
     "moments-swapped",
     "moments-not-kept",
     "state-kept",
+    "wrong-update",
     "too-long",
     "tampered",
     "other",

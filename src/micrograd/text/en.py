@@ -679,7 +679,9 @@ CATALOG: dict[str, str] = {
     "practice.cmd.no_stub": "no {path}: start with `micrograd practice start {id}{how}`, or give a file",
     "practice.cmd.reveal_first": "check your own attempt first: `micrograd practice check {id}{how}` "
     "(reveal opens after one check)",
-    "practice.cmd.solution": "A solution for {id} (the lecture's way):",
+    "practice.cmd.solution": "A solution for {id} ({way}):",
+    "practice.cmd.way.lecture": "the lecture's way",
+    "practice.cmd.way.gpt": "microgpt's way",
     "practice.cmd.checked": "checked: {path}",
     "practice.cmd.corrupt": "{path} could not be read ({why}): starting over with no progress",
     "practice.cmd.fresh": "no progress yet ({path} does not exist)",
@@ -969,10 +971,10 @@ CATALOG: dict[str, str] = {
     "list of m rows of n Values; return the m Values w[i] · x, the dot product of each row with "
     "x. The check compares the outputs and every input's grad with micrograd's engine, on "
     "matrices square and not.",
-    "exercise.linear.hint.0": "One output per row of w: [sum(wi * xi for wi, xi in zip(row, x)) "
-    "for row in w]. A row has as many numbers as x; there are as many rows as outputs.",
-    "exercise.linear.hint.1": "Keep everything a Value: a dot product made from .data has no "
-    "graph behind it.",
+    "exercise.linear.hint.0": "One output per row of w: each is that row's dot product with x, a sum of "
+    "w[i][j] * x[j] over j, with your Value's ops.",
+    "exercise.linear.hint.1": "Keep everything a Value: a dot product made from .data has no graph behind it, "
+    "and len(w) rows give len(w) outputs, whatever len(x) is.",
     "exercise.softmax.title": "softmax over a row of logits",
     "exercise.softmax.task": "Write softmax(logits) as microgpt does: the list of exp(z) / the "
     "sum of exp over all the logits. Subtracting the largest logit first (a plain number, "
@@ -999,13 +1001,14 @@ CATALOG: dict[str, str] = {
     "the tokens before it, never one after); the scores q · k / sqrt(d) for each key in the "
     "cache, d = len(q); the weights softmax(scores); the output, for each j, the sum over the "
     "cache of weight * value[j]. Return the outputs, one list of d Values per token. linear and "
-    "softmax are in the file, as you wrote them.",
-    "exercise.attention-head.hint.0": "Append the key and the value before computing the scores: "
-    "the first token then has one key to attend to, its own.",
-    "exercise.attention-head.hint.1": "Divide each score by sqrt(d), d the size of q: without it "
-    "the softmax grows sharper as d grows.",
-    "exercise.attention-head.hint.2": "The softmax runs over the cache (the tokens so far), one "
-    "weight per past token; the output sums the values, not the keys.",
+    "softmax are in the file, as the reference writes them.",
+    "exercise.attention-head.hint.0": "For each token, in order: its q, k and v (three linear calls); k and v into the "
+    "cache; a score for each key in the cache; the softmax of the scores; the weighted sum of the "
+    "cached values.",
+    "exercise.attention-head.hint.1": "The key and the value join the cache before the scores, so the first token has "
+    "one key to attend to, its own; later tokens are not in the cache yet, so none is seen.",
+    "exercise.attention-head.hint.2": "Each score is q · k / sqrt(d), d = len(q); the softmax runs over the cache, "
+    "one weight per token so far, and the output sums weight * value[j] over the cache.",
     "exercise.adam-step.title": "an Adam step, with bias correction",
     "exercise.adam-step.task": "Write adam_step(params, m, v, step, lr=0.01, beta1=0.85, "
     "beta2=0.99, eps=1e-8) as microgpt does: for each parameter p (index i), m[i] = beta1 * m[i] "
@@ -1013,8 +1016,8 @@ CATALOG: dict[str, str] = {
     "beta1 ** (step + 1)), v_hat likewise, p.data -= lr * m_hat / (v_hat ** 0.5 + eps), then "
     "p.grad = 0. m and v are the caller's lists, kept between calls; step counts from 0. The "
     "check makes several calls in a row, then again from a fresh start.",
-    "exercise.adam-step.hint.0": "m follows the grad, v the grad squared; write both back into "
-    "m[i] and v[i], where the next call reads them.",
+    "exercise.adam-step.hint.0": "m[i] and v[i] hold the running averages themselves, of the grad and of its "
+    "square; the next call reads them there. m_hat and v_hat are only for this update.",
     "exercise.adam-step.hint.1": "The bias correction divides by 1 - beta ** (step + 1): step "
     "starts at 0, and the first call must already divide by 1 - beta.",
     "exercise.adam-step.hint.2": "Subtract the update, and set each p.grad to 0 once it is used.",
@@ -1034,6 +1037,7 @@ CATALOG: dict[str, str] = {
     "practice.mistake.moments-swapped": "moments-swapped",
     "practice.mistake.moments-not-kept": "moments-not-kept",
     "practice.mistake.state-kept": "state-kept",
+    "practice.mistake.wrong-update": "wrong-update",
     "practice.gpt.forward": "`{call}{where}` is {found}; expected {expected}.",
     "practice.gpt.shape": "`{call}` gave {found} outputs; expected {expected}.",
     "practice.gpt.grad": "`{call}`: with upstream grads {upstream} on its outputs, `{leaf}.grad` "
@@ -1041,8 +1045,8 @@ CATALOG: dict[str, str] = {
     "practice.gpt.cut_number": "`{call}{where}` has the right number but is a plain {kind}, not a "
     "Value: no graph is behind it, so no grad flows back through it.",
     "practice.gpt.cut_leaf": "`{call}` has the right number, but its graph does not reach "
-    "`{leaf}`, which it depends on: a number taken out with .data cut the graph on the way, so "
-    "no grad flows back to it from there.",
+    "`{leaf}`, which it depends on: on the way a plain number (a .data, or a number written in) "
+    "stands where a Value should, so no grad flows back to `{leaf}` from there.",
     "practice.gpt.linear_transposed": "These are the numbers of w's columns dotted with x: each "
     "output is a row of w (w[i]) times x.",
     "practice.gpt.softmax_sum_of_logits": "These are the numbers of exp(z) divided by the sum of "
@@ -1074,7 +1078,7 @@ CATALOG: dict[str, str] = {
     "to 1.",
     "practice.gpt.attention_keys_summed": "These are the numbers of the weights times the keys: "
     "the output sums the values.",
-    "practice.gpt.adam_call": "{run}, call {step} (grads {grads})",
+    "practice.gpt.adam_call": "{run}, the call with step {step} (grads {grads})",
     "practice.gpt.adam_run1": "Run 1",
     "practice.gpt.adam_run2": "Run 2, from a fresh start",
     "practice.gpt.adam_differs": "{where}: `{what}` is {found}; expected {expected}.",
@@ -1173,4 +1177,6 @@ CATALOG: dict[str, str] = {
     "equal data): each Value must be listed exactly once.",
     "practice.gpt.adam_length": "{where}: `{what}` holds {found} numbers; expected {expected}, one per "
     "parameter.",
+    "practice.gpt.op_number": "The same op on two Values runs: a plain number beside a Value must "
+    "become a Value first (other = other if isinstance(other, Value) else Value(other)).",
 }

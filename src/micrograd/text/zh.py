@@ -607,7 +607,9 @@ CATALOG: dict[str, str] = {
     "practice.cmd.no_stub": "没有 {path}：先运行 `micrograd practice start {id}{how}`，或者给出文件",
     "practice.cmd.reveal_first": "先检查一次你自己的代码：`micrograd practice check {id}{how}`（检查过"
     "一次后才能查看答案）",
-    "practice.cmd.solution": "{id} 的参考答案（讲座的写法）：",
+    "practice.cmd.solution": "{id} 的参考答案（{way}）：",
+    "practice.cmd.way.lecture": "讲座的写法",
+    "practice.cmd.way.gpt": "microgpt 的写法",
     "practice.cmd.checked": "检查的文件：{path}",
     "practice.cmd.corrupt": "{path} 无法读取（{why}）：进度从头开始",
     "practice.cmd.fresh": "还没有进度（{path} 不存在）",
@@ -854,8 +856,8 @@ CATALOG: dict[str, str] = {
     "读入的数，q 是查询，k1.2 是位置 1 的键的第 2 个分量，v 是值，s 是分数，a 是注意力权重，o 是输出。",
     # the GPT track (micrograd/practice/reference/gpt.py): microgpt's Value, then its parts
     "exercise.local-grads.title": "microgpt 的 Value：存下局部偏导",
-    "exercise.local-grads.task": "microgpt 的 Value 不用闭包：每个运算存下它的输入（microgpt 叫它们 "
-    "children，即父节点），以及输出对每个输入的局部偏导（local_grads），这些数在运算执行时就定下了："
+    "exercise.local-grads.task": "microgpt 的 Value 不用闭包：每个运算存下它的输入（microgpt 把它们放在 "
+    "children 里），以及输出对每个输入的局部偏导（local_grads），这些数在运算执行时就定下了："
     "Value(a + b, (self, other), (1, 1))。实现 __add__ 和 __mul__（任一侧的普通数字都先包成 "
     "Value）、__pow__（指数是数字 k）、log、exp 和 relu，再实现 backward()：拓扑排序，"
     "self.grad = 1，然后按先输出后输入的顺序，对每个 Value 执行 child.grad += local_grad * "
@@ -873,9 +875,8 @@ CATALOG: dict[str, str] = {
     "exercise.linear.task": "按 microgpt 的写法实现 linear(x, w)：x 是 n 个 Value 的列表，w 是 m "
     "行、每行 n 个 Value；返回 m 个 Value w[i] · x，即每一行与 x 的点积。检查会在方阵和非方阵上，"
     "把输出和每个输入的梯度与 micrograd 的引擎比较。",
-    "exercise.linear.hint.0": "w 的每一行对应一个输出：[sum(wi * xi for wi, xi in zip(row, x)) "
-    "for row in w]。一行的个数与 x 相同；行数就是输出的个数。",
-    "exercise.linear.hint.1": "全程保持是 Value：用 .data 算出的点积背后没有计算图。",
+    "exercise.linear.hint.0": "w 的每一行对应一个输出：那一行与 x 的点积，也就是对 j 求 w[i][j] * x[j] 之和，用 Value 的运算来算。",
+    "exercise.linear.hint.1": "全程保持是 Value：用 .data 算出的点积背后没有计算图；len(w) 行就有 len(w) 个输出，不管 len(x) 是多少。",
     "exercise.softmax.title": "对一行 logits 做 softmax",
     "exercise.softmax.task": "按 microgpt 的写法实现 softmax(logits)：每个 exp(z) 除以所有 logit 的 "
     "exp 之和，组成列表。先减去最大的 logit（一个普通数字：max(z.data for z in logits)）可以防止 "
@@ -893,27 +894,26 @@ CATALOG: dict[str, str] = {
     "平方。",
     "exercise.rmsnorm.hint.1": "scale = (ms + 1e-5) ** -0.5：epsilon 在根号里面，指数是 -0.5（均方根"
     "的倒数）；然后 [xi * scale for xi in x]。",
-    "exercise.attention-head.title": "一个因果注意力头，带缓存",
-    "exercise.attention-head.task": "实现 attention_head(xs, wq, wk, wv)：像 microgpt 那样逐个 token "
-    "读入的一个注意力头。按顺序对 xs 里的每个向量 x：q = linear(x, wq)；先把它的 key "
-    "linear(x, wk) 和 value linear(x, wv) 追加进缓存（token 能看到自己和之前的 token，看不到之后"
-    "的）；对缓存里的每个 key 算分数 q · k / sqrt(d)，d = len(q)；权重 softmax(scores)；输出的第 j "
-    "个数是缓存中各 weight * value[j] 之和。返回每个 token 的输出，每个是 d 个 Value 的列表。文件里"
-    "已有你写好的 linear 和 softmax。",
-    "exercise.attention-head.hint.0": "先追加 key 和 value，再算分数：这样第一个 token 也有一个 key "
-    "可以关注，就是它自己的。",
-    "exercise.attention-head.hint.1": "每个分数都要除以 sqrt(d)，d 是 q 的长度：不除的话，d 越大 "
-    "softmax 越尖锐。",
-    "exercise.attention-head.hint.2": "softmax 作用在缓存上（到目前为止的 token），每个过去的 token "
-    "一个权重；输出是 value 的加权和，不是 key 的。",
+    "exercise.attention-head.title": "一个因果注意力头，带键值缓存",
+    "exercise.attention-head.task": "实现 attention_head(xs, wq, wk, wv)：像 microgpt 那样逐个词元读入的一个注意力头。按顺序对 xs 里"
+    "的每个向量 x：查询 q = linear(x, wq)；先把它的键 linear(x, wk) 和值 linear(x, wv) 追加进缓存（词元"
+    "能看到自己和之前的词元，看不到之后的）；对缓存里的每个键 k 算分数 q · k / sqrt(d)，d = len(q)；"
+    "权重 softmax(scores)；输出的第 j 个数是缓存中各 weight * value[j] 之和。返回每个词元的输出，每个"
+    "是 d 个 Value 对象的列表。文件里已有 linear 和 softmax（参考答案的写法）。",
+    "exercise.attention-head.hint.0": "对每个词元按顺序做：它的 q、k、v（三次 linear）；把 k 和 v 放进缓存；对缓存里的每个键算一个分数；"
+    "对分数做 softmax；对缓存里的值做加权求和。",
+    "exercise.attention-head.hint.1": "键和值要在算分数之前放进缓存：这样第一个词元也有一个键可以关注，就是它自己的；后面的词元还不在缓存里，"
+    "所以一个也看不到。",
+    "exercise.attention-head.hint.2": "每个分数是 q · k / sqrt(d)，d = len(q)；softmax 作用在缓存上，到目前为止每个词元一个权重；输出是在缓存上"
+    "对 weight * value[j] 求和。",
     "exercise.adam-step.title": "一步 Adam，带偏差修正",
     "exercise.adam-step.task": "按 microgpt 的写法实现 adam_step(params, m, v, step, lr=0.01, "
     "beta1=0.85, beta2=0.99, eps=1e-8)：对每个参数 p（下标 i），m[i] = beta1 * m[i] + (1 - beta1) "
     "* p.grad，v[i] = beta2 * v[i] + (1 - beta2) * p.grad ** 2，m_hat = m[i] / (1 - beta1 ** (step "
     "+ 1))，v_hat 同理，p.data -= lr * m_hat / (v_hat ** 0.5 + eps)，然后 p.grad = 0。m 和 v 是调用"
     "者的列表，在两次调用之间保留；step 从 0 开始。检查会连续调用几次，再从头重新来一遍。",
-    "exercise.adam-step.hint.0": "m 跟随梯度，v 跟随梯度的平方；两者都要写回 m[i] 和 v[i]，下一次"
-    "调用要从那里读。",
+    "exercise.adam-step.hint.0": "m[i] 和 v[i] 存的是滑动平均本身（梯度的，和梯度平方的）；下一次调用要从那里读。m_hat 和 v_hat 只用于"
+    "这一次更新。",
     "exercise.adam-step.hint.1": "偏差修正除以 1 - beta ** (step + 1)：step 从 0 开始，第一次调用就"
     "要除以 1 - beta。",
     "exercise.adam-step.hint.2": "要减去更新量，并且每个 p.grad 用完后设为 0。",
@@ -931,7 +931,7 @@ CATALOG: dict[str, str] = {
     "practice.todo.adam-step": "",
     "practice.mistake.wrong-axis": "方向（轴）弄错了",
     "practice.mistake.no-scale": "缩放不对",
-    "practice.mistake.sees-future": "看到了未来的 token",
+    "practice.mistake.sees-future": "看到了后面的词元",
     "practice.mistake.cache-after": "关注之后才写入缓存",
     "practice.mistake.no-epsilon": "少了 epsilon",
     "practice.mistake.mean-not-square": "没有先平方",
@@ -939,14 +939,15 @@ CATALOG: dict[str, str] = {
     "practice.mistake.moments-swapped": "m 和 v 弄反了",
     "practice.mistake.moments-not-kept": "m 和 v 没有保存下来",
     "practice.mistake.state-kept": "调用之间残留了状态",
+    "practice.mistake.wrong-update": "更新的数值错了",
     "practice.gpt.forward": "`{call}{where}` 是 {found}；应为 {expected}。",
     "practice.gpt.shape": "`{call}` 给出了 {found} 个输出；应为 {expected} 个。",
     "practice.gpt.grad": "`{call}`：输出的上游梯度为 {upstream} 时，`{leaf}.grad` 是 {found}；应为 "
     "{expected}。",
     "practice.gpt.cut_number": "`{call}{where}` 的数值对，但它只是普通的 {kind}，不是 Value：背后没有"
     "计算图，梯度无法经它流回去。",
-    "practice.gpt.cut_leaf": "`{call}` 的数值是对的，但它的计算图到不了它所依赖的 `{leaf}`：路上用 "
-    ".data 取出的数字把图切断了，梯度无法从这里流回去。",
+    "practice.gpt.cut_leaf": "`{call}` 的数值是对的，但它的计算图到不了它所依赖的 `{leaf}`：路上有一个"
+    "普通数字（.data 取出的，或直接写进去的）占了 Value 的位置，梯度无法从这里流回 `{leaf}`。",
     "practice.gpt.linear_transposed": "这正是 w 的各列与 x 点积的结果：每个输出应是 w 的一行"
     "（w[i]）乘以 x。",
     "practice.gpt.softmax_sum_of_logits": "这正是 exp(z) 除以 logit 本身之和的结果：应除以它们的 "
@@ -965,14 +966,13 @@ CATALOG: dict[str, str] = {
     "(ms + 1e-5) ** -0.5。",
     "practice.gpt.attention_no_scale": "这正是分数 q · k 没有除以 sqrt(d) 的结果。",
     "practice.gpt.attention_scale_d": "这正是 q · k 除以 d 的结果：应除以 sqrt(d)。",
-    "practice.gpt.attention_future": "这正是一个能看到所有 token（包括后面的）的注意力头的结果："
-    "第 t 个 token 只能关注第 0 到第 t 个，也就是读到 t 时缓存里已有的。",
-    "practice.gpt.attention_cache_after": "这正是 token 关注之后才把 key 和 value 写入缓存时的表现："
-    "先追加，token 才能也关注自己。",
-    "practice.gpt.attention_axis": "这正是在另一个方向上做 softmax 的结果（每个 key 的分数在各个 "
-    "query 之间归一化）：每个 token 在缓存上的权重之和应为 1。",
-    "practice.gpt.attention_keys_summed": "这正是权重乘以 key 的结果：输出是 value 的加权和。",
-    "practice.gpt.adam_call": "{run}，第 {step} 次调用（梯度 {grads}）",
+    "practice.gpt.attention_future": "这正是一个能看到所有词元（包括后面的）的注意力头的结果：第 t 个词元只能关注第 0 到第 t 个，"
+    "也就是读到 t 时缓存里已有的。",
+    "practice.gpt.attention_cache_after": "这正是词元关注之后才把键和值写入缓存时的表现：先追加，词元才能也关注自己。",
+    "practice.gpt.attention_axis": "这正是在另一个方向上做 softmax 的结果（每个键的分数在各个查询之间归一化）：每个词元在缓存上的"
+    "权重之和应为 1。",
+    "practice.gpt.attention_keys_summed": "这正是权重乘以键的结果：输出是值的加权和。",
+    "practice.gpt.adam_call": "{run}，step 为 {step} 的那次调用（梯度 {grads}）",
     "practice.gpt.adam_run1": "第 1 轮",
     "practice.gpt.adam_run2": "第 2 轮（从头开始）",
     "practice.gpt.adam_differs": "{where}：`{what}` 是 {found}；应为 {expected}。",
@@ -1003,22 +1003,21 @@ CATALOG: dict[str, str] = {
     "practice.gpt.op_local": "`{what}` 在 {at} 时存下的局部偏导是（{stored}），由此 d out / "
     "d ({leaves}) = {found}；应为 {expected}。",
     "practice.gpt.bw_grad": "`{name}.grad` 是 {found}；应为 {expected}。",
-    "practice.gpt.bw_not_reversed": "每个计算图的梯度都正是“先输入后输出”的拓扑顺序给出的：把它逆序，"
-    "一个 Value 拿到全部梯度之后才往下传。",
-    "practice.gpt.bw_bfs": "每个计算图的梯度都正是从输出开始广度优先的顺序给出的：经较长路径到达的 "
-    "Value 在传出梯度之后才收到剩下的梯度；要对计算图做拓扑排序。",
-    "practice.gpt.bw_preorder": "每个计算图的梯度都正是深度优先、第一次遇到就加入（在它的输入之前）"
-    "的顺序给出的：那不是拓扑排序；要在它的输入之后加入，再逆序。",
-    "practice.gpt.bw_by_data": "每个计算图的梯度都正是按数值比较 Value 的 visited 集合给出的：data "
-    "相等的两个 Value 被当成了一个。",
-    "practice.gpt.bw_assign": "每个计算图的梯度都正是 child.grad = ... 给出的：用了两次的 Value 只"
-    "留下最后一份；要用 +=。",
-    "practice.gpt.bw_no_seed": "每个计算图的梯度都正是从不设 self.grad = 1 的 backward() 给出的："
-    "于是每一份都是 0。",
-    "practice.gpt.bw_no_upstream": "每个计算图的梯度都正是 child.grad += local_grad 而不乘 v.grad "
-    "给出的：链式法则要乘上到达 v 的梯度。",
-    "practice.gpt.bw_data": "每个计算图的梯度都正是 local_grad * v.data 给出的：链式法则乘的是 "
-    "v.grad，不是 v 的数值。",
+    "practice.gpt.bw_not_reversed": "在每个计算图上，你的梯度都和按“先输入后输出”的拓扑顺序运行时一样：要把顺序倒过来，一个 Value "
+    "拿到全部梯度之后才往下传。",
+    "practice.gpt.bw_bfs": "在每个计算图上，你的梯度都和从输出开始广度优先运行时一样：经较长路径到达的 Value 在传出梯度"
+    "之后才收到剩下的梯度；要对计算图做拓扑排序。",
+    "practice.gpt.bw_preorder": "在每个计算图上，你的梯度都和深度优先、第一次遇到就加入（在它的输入之前）的顺序一样：那不是"
+    "拓扑排序；要在它的输入之后加入，再倒过来。",
+    "practice.gpt.bw_by_data": "在每个计算图上，你的梯度都和按数值比较 Value 的 visited 集合一样：data 相等的两个 Value 被当成"
+    "了一个。",
+    "practice.gpt.bw_assign": "在每个计算图上，你的梯度都和把 += 写成 child.grad = ... 时一样：用了两次的 Value 只留下最后"
+    "一份；要用 +=。",
+    "practice.gpt.bw_no_seed": "在每个计算图上，你的梯度都和从不设 self.grad = 1 的 backward() 一样：于是每一份都是 0。",
+    "practice.gpt.bw_no_upstream": "在每个计算图上，你的梯度都和 child.grad += local_grad（不乘 v.grad）时一样：链式法则要乘上"
+    "到达 v 的梯度。",
+    "practice.gpt.bw_data": "在每个计算图上，你的梯度都和 local_grad * v.data 时一样：链式法则乘的是 v.grad，不是 v 的"
+    "数值。",
     "practice.gpt.linear_rows_of_x": "这正是 x 的每个元素对应一个输出的结果：应是 w 的每一行对应一个"
     "（len(w) 个输出）。",
     "practice.gpt.linear_relu": "这正是每个输出都过了 relu 的结果：microgpt 的 linear 就是单纯的 w x"
@@ -1032,14 +1031,14 @@ CATALOG: dict[str, str] = {
     "1e-5。",
     "practice.gpt.attention_scale_input": "这正是 q · k 除以 sqrt(len(x))（输入的长度）的结果：d 是 q "
     "的长度（这个头的）。",
-    "practice.gpt.alias": "`{call}` 的第 {i} 个和第 {j} 个是同一个列表：只建一次、每个 token 都重新"
-    "填写的列表，到处显示的都是最后一个 token 的数；要给每个 token 新建一个列表。",
+    "practice.gpt.alias": "`{call}` 的第 {i} 个和第 {j} 个是同一个列表：只建一次、每个词元都重新填写的列表，到处显示的都是"
+    "最后一个词元的数；要给每个词元新建一个列表。",
     "practice.gpt.adam_parens": "这正是 (1 - beta) ** (step + 1) 的结果：偏差修正是 1 - beta ** "
     "(step + 1)，乘方只作用在 beta 上。",
     "practice.gpt.adam_betas_swapped": "这正是 beta1 和 beta2 用反了的结果：m 按 beta1（0.85）衰减，"
     "v 按 beta2（0.99）。",
-    "practice.gpt.bw_repeats": "每个计算图的梯度都正是没有 visited 集合的拓扑排序给出的：经两条路径"
-    "到达的 Value 被列了两次，把梯度往下传了两次。",
+    "practice.gpt.bw_repeats": "在每个计算图上，你的梯度都和没有 visited 集合的拓扑排序一样：经两条路径到达的 Value 被列了两次，"
+    "把梯度往下传了两次。",
     "practice.gpt.op_swapped": "每个输入拿到的是另一个输入的局部偏导：d(a * b)/da 是 b。",
     "practice.track.lecture": "backward()，按讲座的顺序",
     "practice.track.gpt": "GPT，按 microgpt 的顺序：先是它的 Value，再是各个部件",
@@ -1054,10 +1053,11 @@ CATALOG: dict[str, str] = {
     "是新放进去的，而不是输入；要新建一个列表。",
     "practice.gpt.state_kept": "`{call}` 第二次运行时给出了不同的结果：有东西从一次调用留到了下一次（全局"
     "列表、可变的默认参数）；部件在两次调用之间什么都不能保留。",
-    "practice.gpt.bw_not_topological": "每个计算图的梯度都正是一种不是拓扑排序的顺序给出的（从输出开始的"
-    "广度优先遍历，或先列 Value、后列它的输入的深度优先遍历，都会这样）：一个 Value 在它的梯度还没到齐时"
-    "就传了出去。",
-    "practice.gpt.bw_visits": "每个计算图的梯度都正是某些 Value 被访问的次数不对的遍历给出的（经两条路径"
-    "到达时访问了两次，或两个 data 相等的 Value 只访问了一次）：每个 Value 必须恰好列出一次。",
+    "practice.gpt.bw_not_topological": "在每个计算图上，你的梯度都和某种不是拓扑排序的顺序一样（从输出开始的广度优先遍历，或先列 "
+    "Value、后列它的输入的深度优先遍历，都会这样）：一个 Value 在它的梯度还没到齐时就传了出去。",
+    "practice.gpt.bw_visits": "在每个计算图上，你的梯度都和某些 Value 被访问的次数不对的遍历一样（经两条路径到达时访问了两次，"
+    "或两个 data 相等的 Value 只访问了一次）：每个 Value 必须恰好列出一次。",
     "practice.gpt.adam_length": "{where}：`{what}` 里有 {found} 个数；应为 {expected} 个，每个参数一个。",
+    "practice.gpt.op_number": "同一个运算作用在两个 Value 上是能运行的：Value 旁边的普通数字要先包成 "
+    "Value（other = other if isinstance(other, Value) else Value(other)）。",
 }

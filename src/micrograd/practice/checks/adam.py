@@ -20,7 +20,7 @@ from micrograd.practice.exercises import Exercise
 from micrograd.practice.reference import gpt as ref
 from micrograd.practice.result import CheckResult, Problem, agree, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
-from micrograd.text import text, then
+from micrograd.text import text, then, titled
 
 START = (0.5, -1.0, 2.0)  # the parameters' data before the first call
 # each call's grads, in turn: a zero, negatives, a large one, and tiny ones (where v is so small
@@ -82,11 +82,11 @@ MISTAKES: tuple[tuple[str, str, Callable[..., None]], ...] = (
     ("moments-swapped", "practice.gpt.adam_moments_swapped", _adam(swapped="moments")),
     ("moments-swapped", "practice.gpt.adam_hats_swapped", _adam(swapped="hats")),
     ("moments-not-kept", "practice.gpt.adam_not_kept", _adam(kept=False)),
-    ("wrong-forward", "practice.gpt.adam_power", _adam(power=0)),
+    ("wrong-update", "practice.gpt.adam_power", _adam(power=0)),
     ("no-bias-correction", "practice.gpt.adam_parens", _adam(parens=True)),
-    ("wrong-forward", "practice.gpt.adam_betas_swapped", _adam(betas_swapped=True)),
-    ("wrong-forward", "practice.gpt.adam_step_unused", _adam(step_used=False)),
-    ("wrong-forward", "practice.gpt.adam_eps_inside", _adam(eps_inside=True)),
+    ("wrong-update", "practice.gpt.adam_betas_swapped", _adam(betas_swapped=True)),
+    ("wrong-update", "practice.gpt.adam_step_unused", _adam(step_used=False)),
+    ("wrong-update", "practice.gpt.adam_eps_inside", _adam(eps_inside=True)),
     ("update-sign", "practice.gpt.adam_sign", _adam(sign=1)),
     ("not-reset", "practice.gpt.adam_not_zeroed", _adam(zero=False)),
 )
@@ -174,7 +174,8 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         return CheckResult(ex.id, True, seed=seed, lang=lang).fail(
             Problem(mistake, then(step, text(words, lang), lang))
         )
-    mistake = "not-reset" if _only_grads(found[first], want[first]) else "other"
+    mistake = "not-reset" if _only_grads(found[first], want[first]) else "wrong-update"
+    mistake = "other" if found[first].error else mistake
     if first >= len(GRADS) and not mistake == "not-reset":
         step = then(step, text("practice.gpt.adam_kept_state", lang), lang)
         mistake = "state-kept"
@@ -202,7 +203,7 @@ def _step(index: int, found: After, want: After, lang: str) -> str:
         run=text("practice.gpt.adam_run2" if run2 else "practice.gpt.adam_run1", lang),
     )
     if found.error:
-        return f"{where}: {found.said}"
+        return titled(where, found.said, lang)
     for name, xs, ys in (
         ("params[{i}].data", found.data, want.data),
         ("m[{i}]", found.m, want.m),

@@ -11,7 +11,6 @@ Expected numbers come from micrograd's engine.
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import random
 from collections.abc import Callable, Sequence
@@ -29,6 +28,7 @@ from micrograd.practice.graphs import (
     Graph,
     accumulates,
     chain,
+    dismantle,
     kept_default,
     program,
     random_program,
@@ -41,14 +41,6 @@ from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
 from micrograd.practice.rules import Known, inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text
-
-
-def dismantle(nodes: Sequence[Any]) -> None:
-    """Empty each node's attributes: the graph then frees one node at a time. Freed whole, a
-    chain of Values frees recursively, one C call per Value, and overflows the browser's stack."""
-    for node in nodes:
-        with contextlib.suppress(TypeError):
-            vars(node).clear()
 
 
 @dataclass

@@ -28,6 +28,7 @@ from micrograd.practice.graphs import (
     Graph,
     accumulates,
     chain,
+    dismantle,
     kept_default,
     program,
     random_program,
@@ -91,7 +92,13 @@ def _op(ex: Exercise, V: Any, point: Point, lang: str) -> Problem | None:
         leaves = [cls(x) for x in xs]
         return leaves, spec.outputs(spec.operands(leaves, point), point)
 
-    leaves, outs = guarded(f"{what} ({at})", lang, partial(run, V))
+    try:
+        leaves, outs = guarded(f"{what} ({at})", lang, partial(run, V))
+    except LearnerError as e:
+        if point.number is not None and _on_values(spec, V, point):  # the number, not the op
+            said = then(e.problem.step, text("practice.gpt.op_number", lang), lang)
+            raise LearnerError(Problem("number-operand", said)) from e
+        raise
     engine_leaves, theirs = run(engine.Value)
     for name, leaf, x in zip(names, leaves, xs):
         if getattr(leaf, "data", x) != x:  # an op reads its inputs; it never writes them
@@ -144,6 +151,17 @@ def _op(ex: Exercise, V: Any, point: Point, lang: str) -> Problem | None:
             step = then(step, text("practice.gpt.op_swapped", lang), lang)
         return Problem(mistake, step)
     return None
+
+
+def _on_values(spec: Any, V: Any, point: Point) -> bool:
+    """Whether the op at a point with a plain number runs when the number is a Value too."""
+    x, number = point.args[1 - (point.number or 0)], point.args[point.number or 0]
+    try:
+        a, b = V(x), V(number)
+        spec.apply(*((a, b) if point.number == 1 else (b, a)), point.k)
+    except Exception:  # noqa: BLE001 - any failure of the learner's code: it does not run
+        return False
+    return True
 
 
 def _swapped(spec: Any, children: list[Any], stored: list[float], point: Point) -> bool:
@@ -252,6 +270,22 @@ def _backward(
     """backward() on one graph: every named Value's grad against the engine. What the learner's
     grads were, and each model's, is kept in `seen` for the evidence (None: not kept)."""
     root, named, _ = guarded(title, lang, partial(build, V))
+    try:
+        return _compare(V, title, build, lang, seen, root, named)
+    finally:  # freed whole, a chain of 20,000 frees recursively and overflows the browser's stack
+        dismantle(topo([root]))
+
+
+def _compare(
+    V: Any,
+    title: str,
+    build: Callable[[Any], Graph],
+    lang: str,
+    seen: list[tuple[dict[str, float], dict[str, dict[str, float]]]] | None,
+    root: Any,
+    named: dict[str, Any],
+) -> Problem | None:
+    """The learner's backward() on the graph built, against the engine's on the same graph."""
     models = {words: _model(root, **how) for _, words, how in MODELS} if seen is not None else {}
     guarded(f"{title}: backward()", lang, root.backward)
     want_root, want_named, _ = build(engine.Value)
