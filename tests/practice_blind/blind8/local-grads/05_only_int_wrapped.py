@@ -1,0 +1,72 @@
+import math
+
+
+class Value:
+    def __init__(self, data, children=(), local_grads=()):
+        self.data = data
+        self.grad = 0
+        self._children = children  # the Values this one was made from
+        self._local_grads = local_grads  # d(this)/d(child), one per child, fixed when made
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"
+
+    def __neg__(self):
+        return self * -1
+
+    def __radd__(self, other):
+        return self + other
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rsub__(self, other):
+        return other + (-self)
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __truediv__(self, other):
+        return self * other**-1
+
+    def __rtruediv__(self, other):
+        return other * self**-1
+
+    def __add__(self, other):
+        if isinstance(other, int):
+            other = Value(other)
+        return Value(self.data + other.data, (self, other), (1, 1))
+
+    def __mul__(self, other):
+        if isinstance(other, int):
+            other = Value(other)
+        return Value(self.data * other.data, (self, other), (other.data, self.data))
+
+    def __pow__(self, other):
+        return Value(self.data**other, (self,), (other * self.data ** (other - 1),))
+
+    def log(self):
+        return Value(math.log(self.data), (self,), (1 / self.data,))
+
+    def exp(self):
+        out = math.exp(self.data)
+        return Value(out, (self,), (out,))
+
+    def relu(self):
+        return Value(self.data if self.data > 0 else 0, (self,), (1 if self.data > 0 else 0,))
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for c in v._children:
+                    build(c)
+                topo.append(v)
+
+        build(self)
+        self.grad = 1
+        for v in reversed(topo):
+            for c, lg in zip(v._children, v._local_grads):
+                c.grad += lg * v.grad
