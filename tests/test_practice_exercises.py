@@ -44,7 +44,7 @@ def test_every_exercise_is_in_the_lecture_order_once():
     lecture = [id for id, ex in EXERCISES.items() if ex.track == "lecture"]
     assert lecture[-2:] == ["softmax-nll", "neuron-mlp"]
     # then the GPT track, in the order microgpt builds its parts
-    gpt = ["local-grads", "linear", "softmax", "rmsnorm", "attention-head", "adam-step"]
+    gpt = ["local-grads", "linear", "softmax", "rmsnorm", "attention-head", "adam-step", "gpt-loop"]
     assert list(EXERCISES) == lecture + gpt
 
 

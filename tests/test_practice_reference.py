@@ -56,7 +56,7 @@ def test_solutions_and_sources_have_no_markers_and_run():
     lecture = [id for id, ex in EXERCISES.items() if ex.kind != "predict" and ex.track == "lecture"]
     assert all(solution(id) in whole for id in lecture)
     assert all(
-        solution(id) in source("adam-step") for id, ex in EXERCISES.items() if ex.track == "gpt"
+        solution(id) in source("gpt-loop") for id, ex in EXERCISES.items() if ex.track == "gpt"
     )
 
 

@@ -287,6 +287,7 @@ _ROWS = (
     Exercise("rmsnorm", "gpt-part", track="gpt"),
     Exercise("attention-head", "gpt-part", track="gpt"),
     Exercise("adam-step", "adam", track="gpt"),
+    Exercise("gpt-loop", "gpt-loop", track="gpt"),
 )
 EXERCISES: dict[str, Exercise] = {ex.id: ex for ex in _ROWS}
 
@@ -336,4 +337,5 @@ HINTS_FOR: dict[str, dict[str, int]] = {
         "update-sign": 2,
         "not-reset": 2,
     },
+    "gpt-loop": {"wrong-forward": 0, "wrong-update": 1, "state-kept": 2},
 }

@@ -1179,4 +1179,41 @@ CATALOG: dict[str, str] = {
     "parameter.",
     "practice.gpt.op_number": "The same op on two Values runs: a plain number beside a Value must "
     "become a Value first (other = other if isinstance(other, Value) else Value(other)).",
+    "exercise.gpt-loop.title": "microgpt's training step",
+    "exercise.gpt-loop.task": "Write train_step(sd, params, tokens, m, v, step, num_steps) as "
+    "microgpt trains: with a fresh cache per layer, read the document's tokens one at a time "
+    "(gpt(sd, token, pos, keys, values) gives the logits of the next token), the loss the mean "
+    "over the positions of -log softmax(logits)[the next token], then loss.backward() and "
+    "adam_step at lr 0.01 * (1 - step / num_steps); return the loss's number. The file holds "
+    "microgpt's model (init_model, gpt) and the parts before it. Once it passes, run the file: "
+    "your step trains microgpt's model on 100 names to a mean loss below 2.6 (about 15 s).",
+    "exercise.gpt-loop.hint.0": "n positions, n = len(tokens) - 1 (the last token has no next one); "
+    "position pos predicts tokens[pos + 1]; the loss is the mean of the n losses.",
+    "exercise.gpt-loop.hint.1": "backward() before adam_step, which reads the grads and sets them to "
+    "0; the learning rate falls linearly, 0.01 * (1 - step / num_steps), and step goes to "
+    "adam_step too.",
+    "exercise.gpt-loop.hint.2": "keys and values are lists made in the step, one empty list per "
+    "layer: a document starts with an empty cache, and nothing is kept from the last step.",
+    "practice.todo.gpt-loop": "",
+    "practice.gpt.loop_at": "{run}, `{call}`",
+    "practice.gpt.loop_passed": "{steps} steps and the same steps again from the same weights "
+    "match microgpt's, every number of them. Now run the file in a terminal (python "
+    "practice/gpt-loop.py): "
+    "your step trains microgpt's model on 100 names to a mean loss below 2.6.",
+    "practice.gpt.loop_sum": "These are the numbers of the sum of the positions' losses: the loss "
+    "is their mean.",
+    "practice.gpt.loop_target": "These are the numbers of a loss that predicts the token just "
+    "read: position pos predicts the next one, tokens[pos + 1].",
+    "practice.gpt.loop_no_decay": "These are the numbers of a constant learning rate: it falls "
+    "linearly, 0.01 * (1 - step / num_steps).",
+    "practice.gpt.loop_decay_late": "These are the numbers of a learning rate one step ahead, "
+    "0.01 * (1 - (step + 1) / num_steps): step counts from 0.",
+    "practice.gpt.loop_adam_first": "These are the numbers of adam_step before loss.backward(): "
+    "each update uses the last step's grads.",
+    "practice.gpt.loop_step_zero": "These are the numbers of adam_step given step 0 every time: "
+    "its bias correction needs the step.",
+    "practice.gpt.loop_kept": "The first run was right: this step depends on something an earlier "
+    "step left behind (a cache or list kept outside the function, a mutable default).",
+    "practice.gpt.loop_number": "train_step returned a {kind}: return the loss's number, "
+    "loss.data (the file's training prints it, and a Value would keep its whole graph alive).",
 }

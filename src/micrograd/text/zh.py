@@ -1060,4 +1060,37 @@ CATALOG: dict[str, str] = {
     "practice.gpt.adam_length": "{where}：`{what}` 里有 {found} 个数；应为 {expected} 个，每个参数一个。",
     "practice.gpt.op_number": "同一个运算作用在两个 Value 上是能运行的：Value 旁边的普通数字要先包成 "
     "Value（other = other if isinstance(other, Value) else Value(other)）。",
+    "exercise.gpt-loop.title": "microgpt 的一步训练",
+    "exercise.gpt-loop.task": "按 microgpt 的训练方式实现 train_step(sd, params, tokens, m, v, "
+    "step, num_steps)：每层一个新的空缓存，逐个读入文档的词元（gpt(sd, token, pos, keys, values) "
+    "给出下一个词元的 logits），损失是各位置上 -log softmax(logits)[下一个词元] 的均值，然后 "
+    "loss.backward()，再以学习率 0.01 * (1 - step / num_steps) 调用 adam_step；返回损失的数值。"
+    "文件里已有 microgpt 的模型（init_model、gpt）和它之前的各个部件。通过之后运行这个文件：你的"
+    "这一步会在 100 个名字上训练 microgpt 的模型，使平均损失低于 2.6（大约 15 秒）。",
+    "exercise.gpt-loop.hint.0": "一共 n 个位置，n = len(tokens) - 1（最后一个词元没有下一个）；位置 "
+    "pos 预测 tokens[pos + 1]；损失是这 n 个损失的均值。",
+    "exercise.gpt-loop.hint.1": "先 backward()，再 adam_step（它读取梯度，然后把梯度设为 0）；学习率"
+    "线性下降，0.01 * (1 - step / num_steps)，step 也要传给 adam_step。",
+    "exercise.gpt-loop.hint.2": "keys 和 values 是在这一步里新建的列表，每层一个空列表：每个文档都从空"
+    "缓存开始，上一步的东西一样都不留。",
+    "practice.todo.gpt-loop": "",
+    "practice.gpt.loop_at": "{run}，`{call}`",
+    "practice.gpt.loop_passed": "{steps} 步，以及从同样的权重再来一遍的同样几步，每个数都和 microgpt "
+    "的一样。现在在终端里运行这个文件（python practice/gpt-loop.py）：你的这一步会在 100 个名字上训练 "
+    "microgpt 的模型，使平均损失低于 2.6。",
+    "practice.gpt.loop_sum": "这正是各位置损失之和的结果：损失是它们的均值。",
+    "practice.gpt.loop_target": "这正是预测刚读入的那个词元的损失的结果：位置 pos 预测的是下一个，"
+    "tokens[pos + 1]。",
+    "practice.gpt.loop_no_decay": "这正是学习率不变的结果：它线性下降，0.01 * (1 - step / "
+    "num_steps)。",
+    "practice.gpt.loop_decay_late": "这正是学习率提前了一步的结果，0.01 * (1 - (step + 1) / "
+    "num_steps)：step 从 0 开始。",
+    "practice.gpt.loop_adam_first": "这正是在 loss.backward() 之前调用 adam_step 的结果：每次更新用的"
+    "都是上一步的梯度。",
+    "practice.gpt.loop_step_zero": "这正是每次都把 step 为 0 传给 adam_step 的结果：它的偏差修正需要"
+    "这一步的 step。",
+    "practice.gpt.loop_kept": "第一轮是对的：这一步依赖了之前的步骤留下的东西（放在函数外面的缓存或"
+    "列表、可变的默认参数）。",
+    "practice.gpt.loop_number": "train_step 返回了 {kind}：要返回损失的数值 loss.data（文件里的训练会"
+    "打印它；返回 Value 会让它整个计算图都留在内存里）。",
 }

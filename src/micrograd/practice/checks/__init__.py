@@ -15,6 +15,7 @@ from micrograd.practice.checks import (
     adam,
     backward,
     derivative,
+    gpt_loop,
     gpt_part,
     local_grads,
     mlp,
@@ -39,4 +40,5 @@ CHECKS: dict[str, Check] = {
     "local-grads": local_grads.check,
     "gpt-part": gpt_part.check,
     "adam": adam.check,
+    "gpt-loop": gpt_loop.check,
 }

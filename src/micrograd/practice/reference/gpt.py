@@ -1,4 +1,4 @@
-# mypy: allow-untyped-defs
+# mypy: allow-untyped-defs, disable-error-code="var-annotated"
 """The reference solutions of the GPT track, written microgpt's way: its Value, which stores each
 op's local gradients instead of a closure, then the parts of the GPT in the order microgpt builds
 them. Learners read this code: it is `micrograd practice reveal`'s.
@@ -9,6 +9,7 @@ file holds the parts before it as they are solved here (attention-head calls lin
 """
 
 import math
+import random
 
 
 class Value:
@@ -142,3 +143,87 @@ def adam_step(params, m, v, step, lr=0.01, beta1=0.85, beta2=0.99, eps=1e-8):
         v_hat = v[i] / (1 - beta2 ** (step + 1))
         p.data -= lr * m_hat / (v_hat**0.5 + eps)
         p.grad = 0
+
+
+# part: gpt-loop
+def init_model(vocab_size, n_embd=16, n_layer=1, block_size=16, std=0.08):
+    """microgpt's weights, each drawn from N(0, 0.08 ** 2) in its order: a dict of matrices."""
+
+    def matrix(rows, cols):
+        return [[Value(random.gauss(0, std)) for _ in range(cols)] for _ in range(rows)]
+
+    sd = {"wte": matrix(vocab_size, n_embd), "wpe": matrix(block_size, n_embd)}
+    sd["lm_head"] = matrix(vocab_size, n_embd)
+    for i in range(n_layer):
+        for name in ("attn_wq", "attn_wk", "attn_wv", "attn_wo"):
+            sd[f"layer{i}.{name}"] = matrix(n_embd, n_embd)
+        sd[f"layer{i}.mlp_fc1"] = matrix(4 * n_embd, n_embd)
+        sd[f"layer{i}.mlp_fc2"] = matrix(n_embd, 4 * n_embd)
+    return sd
+
+
+def gpt(sd, token, pos, keys, values, n_head=4):
+    """microgpt's gpt(): the logits of the token after `token`, read at position `pos`; keys and
+    values hold one cache per layer, to which this token's key and value are appended."""
+    x = rmsnorm([t + p for t, p in zip(sd["wte"][token], sd["wpe"][pos])])
+    d = len(x) // n_head
+    for li in range(len(keys)):
+        x_residual = x
+        x = rmsnorm(x)
+        q = linear(x, sd[f"layer{li}.attn_wq"])
+        keys[li].append(linear(x, sd[f"layer{li}.attn_wk"]))
+        values[li].append(linear(x, sd[f"layer{li}.attn_wv"]))
+        x_attn = []
+        for h in range(n_head):  # each head attends with its own slice of d numbers
+            hs = slice(h * d, (h + 1) * d)
+            scores = [sum(a * b for a, b in zip(q[hs], k[hs])) / math.sqrt(d) for k in keys[li]]
+            weights = softmax(scores)
+            x_attn += [
+                sum(w * v[j] for w, v in zip(weights, values[li]))
+                for j in range(*hs.indices(len(x)))
+            ]
+        x = [a + b for a, b in zip(linear(x_attn, sd[f"layer{li}.attn_wo"]), x_residual)]
+        x_residual = x
+        hidden = [h.relu() for h in linear(rmsnorm(x), sd[f"layer{li}.mlp_fc1"])]
+        x = [a + b for a, b in zip(linear(hidden, sd[f"layer{li}.mlp_fc2"]), x_residual)]
+    return linear(x, sd["lm_head"])
+
+
+def train_step(sd, params, tokens, m, v, step, num_steps, lr=0.01):
+    """One step of microgpt's training on one document's tokens (BOS, its letters, BOS): the
+    loss, the mean over the positions of -log softmax(gpt(...))[the next token], with a fresh
+    cache per layer; backward(); an Adam step at lr * (1 - step / num_steps). Returns the loss's
+    number."""
+    n = min(len(sd["wpe"]), len(tokens) - 1)  # TODO
+    n_layer = sum(1 for name in sd if name.endswith("attn_wq"))
+    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]
+    losses = []
+    for pos in range(n):
+        probs = softmax(gpt(sd, tokens[pos], pos, keys, values))
+        losses.append(-probs[tokens[pos + 1]].log())
+    loss = sum(losses) / n
+    loss.backward()
+    adam_step(params, m, v, step, lr=lr * (1 - step / num_steps))
+    return loss.data
+
+
+if __name__ == "__main__":  # python this-file.py: train microgpt's model with your train_step
+    from micrograd.data import CharTokenizer, names
+
+    docs = names()
+    random.seed(1337)
+    random.shuffle(docs)
+    tokenizer = CharTokenizer(docs)
+    random.seed(1337)  # the chapter's model: the same weights as its GPT(tokenizer.vocab_size)
+    sd = init_model(tokenizer.vocab_size)
+    params = [p for matrix in sd.values() for row in matrix for p in row]
+    m, v = [0.0] * len(params), [0.0] * len(params)
+    steps, losses = 100, []
+    for step in range(steps):
+        losses.append(train_step(sd, params, tokenizer.encode(docs[step]), m, v, step, steps))
+        if (step + 1) % 10 == 0:
+            print(
+                f"step {step + 1}: the mean loss of the last 10 names {sum(losses[-10:]) / 10:.3f}"
+            )
+    mean = sum(losses[-50:]) / 50
+    print(f"the mean loss of the last 50 names: {mean:.3f}", "(below 2.6)" if mean < 2.6 else "")
