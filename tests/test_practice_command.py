@@ -116,6 +116,29 @@ def test_start_notebook_writes_a_notebook_the_checker_reads(tmp_path):
     assert result.passed, result
 
 
+def test_a_gpt_track_notebook_is_written_and_read_back_in_chinese(tmp_path):
+    """The GPT track in the notebook form: `start --notebook` writes microgpt's file as cells, and
+    the checker reads the learner's notebook back: the stub fails, the filled-in part passes."""
+    done = practice(tmp_path, "start", "attention-head", "--notebook", "--lang", "zh")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "practice" / "attention-head.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert check("attention-head", str(path), lang="zh").mistake == "not-written"
+    cells = ["".join(c["source"]) for c in nb["cells"]]
+    where = next(
+        i for i, c in enumerate(cells) if 'raise NotImplementedError("attention_head")' in c
+    )
+    body = solution("attention-head").split("\n", 5)[5]  # the def, its docstring, then the body
+    nb["cells"][where]["source"] = (
+        cells[where]
+        .replace('    raise NotImplementedError("attention_head")  # TODO', body.rstrip("\n"))
+        .splitlines(True)
+    )
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    result = check("attention-head", str(path), lang="zh")
+    assert result.passed, result
+
+
 def test_predict_through_the_command(tmp_path):
     started = practice(tmp_path, "start", "predict-shared", "--lang", "zh")
     assert started.returncode == 0 and "predict-shared.html" in started.stdout

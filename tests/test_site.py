@@ -976,7 +976,7 @@ def _pick(browser, root, exercise):
 def test_the_gpt_track_is_checked_in_the_page_within_its_limit(browser, site, record_property):
     """Each exercise of the GPT track, its reference solution typed in, passes in the browser, so
     within the page's time limit (a check past it is stopped, not passed); a cache appended after
-    attending gets its named verdict in Chinese."""
+    attending gets its named verdict in Chinese; a reload opens the exercise the learner was on."""
     from micrograd.practice import EXERCISES
     from micrograd.practice.reference import source as reference
 
@@ -1019,6 +1019,8 @@ def test_the_gpt_track_is_checked_in_the_page_within_its_limit(browser, site, re
     until(browser, "return arguments[0].dataset.state === 'done'", LOAD, "the mistake", result)
     assert result.get_attribute("data-passed") == "false"
     assert "关注之后才写入缓存" in result.text and "先追加" in result.text, result.text
+    root = practice_ready(browser, site, "zh/practice/")  # a reload opens the exercise left open
+    assert root.get_attribute("data-exercise") == "attention-head"
 
 
 @pytest.mark.parametrize(

@@ -650,6 +650,7 @@
       show(mine || (await call("practice_stub", id, LANG)));
       for (let i = 0; i < (p[id] ? p[id].hints : 0); i++) showHint(ex, i);
       root.dataset.exercise = id;
+      localStorage.setItem(KEY + ":open", id); // a reload opens the exercise the learner was on
     }
 
     function showHint(ex, i) {
@@ -741,7 +742,8 @@
         const o = el("option", { value: ex.id, "data-title": `${ex.id}: ${ex.title}` }, `${ex.id}: ${ex.title}`);
         group.append(o);
       }
-      pick.value = root.dataset.start || list[0].id;
+      const last = localStorage.getItem(KEY + ":open"); // only an id of this list is taken
+      pick.value = list.some((ex) => ex.id === last) ? last : root.dataset.start || list[0].id;
       showProgress();
       await open(pick.value);
       root.dataset.state = "ready";
