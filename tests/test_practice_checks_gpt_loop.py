@@ -101,3 +101,13 @@ def test_the_passing_file_run_as_a_learner_runs_it_trains_below_a_mean_loss_of_2
     last = run.stdout.strip().splitlines()[-1]
     assert last.startswith("the mean loss of the last 50 names: ") and last.endswith("(below 2.6)")
     assert float(last.split(": ")[1].split()[0]) < 2.6
+
+
+def test_one_cache_list_for_every_layer_fails_on_the_two_layers_the_check_steps(tmp_path):
+    code = LOOP.replace(
+        "    keys, values = [[] for _ in range(n_layer)], [[] for _ in range(n_layer)]\n",
+        "    keys, values = [[]] * n_layer, [[]] * n_layer\n",
+    )
+    assert code != LOOP
+    result = check("gpt-loop", mutate(tmp_path, "", "", code), seed=1)
+    assert not result.passed and "`loss` is" in result.first_wrong_step, result

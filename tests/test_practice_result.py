@@ -34,3 +34,11 @@ def test_a_failed_check_shows_its_step_without_the_table(tmp_path):
     text = str(result)
     assert "完全相同" not in text and "每个输入在各个检查点上的梯度" not in text
     assert "<table>" not in result._repr_html_()
+
+
+def test_two_numbers_that_differ_are_shown_with_the_digits_that_tell_them_apart():
+    from micrograd.practice.result import apart
+
+    assert apart(0.5, 0.25) == ("0.5", "0.25")
+    assert apart(-0.030470423, -0.0304704227) == ("-0.030470423", "-0.0304704227")
+    assert apart(1.0, 1.0) == ("1", "1")

@@ -116,6 +116,19 @@ def fmt(x: Any) -> str:
     return f"{x:.6g}"
 
 
+def apart(x: Any, y: Any) -> tuple[str, str]:
+    """x and y as fmt shows them, with as many more digits as it takes to tell them apart."""
+    shown = fmt(x), fmt(y)
+    for digits in (9, 12, 17):
+        if shown[0] != shown[1]:
+            break
+        try:
+            shown = f"{float(x):.{digits}g}", f"{float(y):.{digits}g}"
+        except (TypeError, ValueError, OverflowError):
+            break
+    return shown
+
+
 def signed(x: Any) -> str:
     """A contribution with its sign: +1, -0.5."""
     shown = fmt(x)

@@ -548,7 +548,7 @@ CATALOG: dict[str, str] = {
     "practice.hint_for_step": "这一步的提示：{hint}",
     "practice.seed": "随机数种子 {seed}（check(..., seed={seed}) 或 --seed {seed} 可以重现这些点）",
     "practice.table_caption": "每个输入在各个检查点上的梯度：与应得的梯度（micrograd 引擎算的，或准确"
-    "的导数）完全相同的个数、足够接近的个数，以及与它、与中心差分的最大差。",
+    "的导数）完全相同的个数、足够接近的个数，以及与引擎的、与中心差分的最大差。",
     "practice.col_exercise": "练习",
     "practice.col_result": "结果",
     "practice.col_step": "第一个出错的步骤",

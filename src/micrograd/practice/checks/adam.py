@@ -18,7 +18,7 @@ from typing import Any
 
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.reference import gpt as ref
-from micrograd.practice.result import CheckResult, Problem, agree, fmt
+from micrograd.practice.result import CheckResult, Problem, agree, apart, fmt
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
 from micrograd.text import text, then, titled
 
@@ -221,12 +221,13 @@ def _step(index: int, found: After, want: After, lang: str) -> str:
                     lang,
                     where=where,
                     what=name.format(i=i),
-                    found=_shown(a),
-                    expected=fmt(b),
+                    found=_shown(a, b),
+                    expected=apart(b, a)[0],
                 )
     return where
 
 
-def _shown(x: Any) -> str:
+def _shown(x: Any, beside: Any) -> str:
+    """x as the learner reads it, in as many digits as it takes to differ from `beside`."""
     x = getattr(x, "data", x)
-    return repr(x) if isinstance(x, complex) else fmt(x)
+    return repr(x) if isinstance(x, complex) else apart(x, beside)[0]

@@ -23,7 +23,7 @@ from typing import Any
 from micrograd import engine
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.gpt_parts import PARTS, REFERENCE, Args, Part
-from micrograd.practice.result import CheckResult, Problem, Row, agree, fmt
+from micrograd.practice.result import CheckResult, Problem, Row, agree, apart, fmt
 from micrograd.practice.rules import topo
 from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
 from micrograd.text import text, then
@@ -91,6 +91,32 @@ def _engine_run(fn: Callable[..., Any], names: Sequence[str], args: Args) -> Out
         grads=[float(v.grad) for _, v in leaves],
         reach=_reach(outs, leaves),
     )
+
+
+def _central(fn: Callable[..., Any], names: Sequence[str], args: Args) -> list[float | None]:
+    """Each number's slope of the weighted sum of fn's outputs by central differences (None
+    where fn raises a step away), the third opinion beside the learner's and the engine's."""
+    flat = [x for a in args for x in _numbers(a)]
+
+    def total(numbers: list[float]) -> float:
+        it = iter(numbers)
+
+        def fill(a: Any) -> Any:
+            return [fill(x) for x in a] if isinstance(a, list) else next(it)
+
+        outs = _engine_run(fn, names, tuple(fill(a) for a in args)).outputs or []
+        return sum(UPSTREAM[i % len(UPSTREAM)] * x for i, (_, x) in enumerate(outs))
+
+    slopes: list[float | None] = []
+    for i, x in enumerate(flat):
+        h = 1e-6 * max(1.0, abs(x))
+        try:
+            up = total(flat[:i] + [x + h] + flat[i + 1 :])
+            down = total(flat[:i] + [x - h] + flat[i + 1 :])
+            slopes.append((up - down) / (2 * h))
+        except (ArithmeticError, ValueError, TypeError):
+            slopes.append(None)
+    return slopes
 
 
 def _run(fn: Callable[..., Any], V: Any, part: Part, args: Args, lang: str) -> Outcome:
@@ -235,12 +261,14 @@ def _step(part: Part, args: Args, found: Outcome, want: Outcome, lang: str) -> s
     if how == "forward":
         for (path, a), (_, b) in zip(found.outputs, want.outputs):
             if not agree(a, b):
-                fields = {"call": call, "where": path, "found": fmt(a), "expected": fmt(b)}
+                shown = apart(a, b)
+                fields = {"call": call, "where": path, "found": shown[0], "expected": shown[1]}
                 return text("practice.gpt.forward", lang, **fields)
     upstream = ", ".join(fmt(UPSTREAM[i % len(UPSTREAM)]) for i in range(len(want.outputs)))
     for (name, _), a, b in zip(want.leaves, found.grads or [], want.grads or []):
         if not agree(a, b, rel=1e-6, abs_=1e-9):
-            fields = {"call": call, "leaf": name, "found": fmt(a), "expected": fmt(b)}
+            shown = apart(a, b)
+            fields = {"call": call, "leaf": name, "found": shown[0], "expected": shown[1]}
             return text("practice.gpt.grad", lang, upstream=upstream, **fields)
     raise AssertionError("a failing case with nothing that differs")
 
@@ -300,10 +328,11 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     failing = [(a, f, w) for a, f, w in runs if not _same(f, w)]
     if not failing:
         rows: dict[str, Row] = {}
-        for _, found, want in runs:
-            for (name, _), a, b in zip(want.leaves, found.grads or [], want.grads or []):
+        for args, found, want in runs:
+            slopes = _central(right, part.names, args)
+            for (name, _), a, b, d in zip(want.leaves, found.grads or [], want.grads or [], slopes):
                 arg = name.split("[")[0]
-                rows.setdefault(arg, Row(arg)).add(a, b, None)
+                rows.setdefault(arg, Row(arg)).add(a, b, d)
         result.rows = list(rows.values())
         return result
     cut = next(((a, f, w) for a, f, w in failing if _how(f, w) == "grad" and _cut(f, w)), None)

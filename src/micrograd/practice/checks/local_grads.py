@@ -34,7 +34,7 @@ from micrograd.practice.graphs import (
     random_program,
     titled,
 )
-from micrograd.practice.result import CheckResult, Problem, close, fmt
+from micrograd.practice.result import CheckResult, Problem, apart, close, fmt
 from micrograd.practice.rules import inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text, then
@@ -118,8 +118,8 @@ def _op(ex: Exercise, V: Any, point: Point, lang: str) -> Problem | None:
             fields = {
                 "what": what,
                 "at": at,
-                "found": fmt(getattr(out, "data", out)),
-                "expected": fmt(want.data),
+                "found": apart(getattr(out, "data", out), want.data)[0],
+                "expected": apart(getattr(out, "data", out), want.data)[1],
             }
             return Problem("wrong-forward", text("practice.gpt.op_forward", lang, **fields))
     for out, want in zip(outs, theirs):
@@ -301,7 +301,8 @@ def _compare(
     for name in reversed(list(named)):  # the root first: the first wrong step of the pass
         want = float(want_named[name].grad)
         if not close(found[name], want, rel=1e-9, abs_=1e-12):
-            fields = {"name": name, "found": fmt(found[name]), "expected": fmt(want)}
+            shown = apart(found[name], want)
+            fields = {"name": name, "found": shown[0], "expected": shown[1]}
             return Problem("other", f"{title}: {text('practice.gpt.bw_grad', lang, **fields)}")
     return None
 
