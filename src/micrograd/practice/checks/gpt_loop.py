@@ -24,7 +24,7 @@ from micrograd.practice.sandbox import LearnerError, function_of, guarded
 from micrograd.text import text, then, titled
 
 # a GPT small enough to step, of two layers: a cache per layer, not one shared by both
-SIZES = {"vocab_size": 5, "n_embd": 8, "n_layer": 2, "block_size": 8}
+SIZES = {"vocab_size": 5, "n_embd": 4, "n_layer": 2, "block_size": 8}
 DOCS = ([4, 0, 1, 4], [4, 2, 2, 3, 0, 4], [4, 1, 4])  # token ids, BOS (4) at both ends
 SEED = 7  # the weights' random draws
 
