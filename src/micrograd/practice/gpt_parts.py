@@ -62,6 +62,45 @@ def _softmax_half_shifted(logits: list[Any]) -> list[Any]:
     return [(z - top).exp() / total for z in logits]
 
 
+def _linear_running(x: list[Any], w: list[list[Any]]) -> list[Any]:
+    """One total for every row: output i is the sum of rows 0..i's dot products."""
+    outs, total = [], 0
+    for row in w:
+        total = total + sum(wi * xi for wi, xi in zip(row, x))
+        outs.append(total)
+    return outs
+
+
+def _linear_all_pairs(x: list[Any], w: list[list[Any]]) -> list[Any]:
+    """`for wi in row for xi in x`: every weight times every input, sum(row) * sum(x)."""
+    return [sum(wi * xi for wi in row for xi in x) for row in w]
+
+
+def _linear_first_twice(x: list[Any], w: list[list[Any]]) -> list[Any]:
+    """The total started at the first product, then every product added: the first twice."""
+    return [row[0] * x[0] + sum(wi * xi for wi, xi in zip(row, x)) for row in w]
+
+
+def _softmax_first_twice(logits: list[Any]) -> list[Any]:
+    """The sum started at the first exp, then every exp added: the first counted twice."""
+    exps = [z.exp() for z in logits]
+    total = exps[0] + sum(exps)
+    return [e / total for e in exps]
+
+
+def _softmax_by_max(logits: list[Any]) -> list[Any]:
+    """Each exp divided by the largest exp, not by their sum."""
+    exps = [z.exp() for z in logits]
+    top = max(exps, key=lambda e: e.data)
+    return [e / top for e in exps]
+
+
+def _softmax_scaled(logits: list[Any]) -> list[Any]:
+    """The logits divided by the max (not the max subtracted): the softmax of z / max."""
+    top = max(z.data for z in logits)
+    return ref.softmax([z / top for z in logits])
+
+
 def _softmax_no_exp(logits: list[Any]) -> list[Any]:
     """z / sum(z): a normalisation with no exp."""
     total = sum(logits)
@@ -72,21 +111,25 @@ def _rmsnorm(
     square: str = "each",
     mean: int | None = 0,
     eps: float = 1e-5,
-    inverse: bool = True,
-    eps_outside: bool = False,
+    scale: str = "rsqrt",
 ) -> Callable[[list[Any]], list[Any]]:
     """rmsnorm with one of its pieces changed: what is squared ("each" x, "none", or the "mean"),
-    what the sum is divided by (len(x) - `mean`; None: nothing), eps, the power, where eps goes."""
+    what the sum is divided by (len(x) - `mean`; None: nothing), eps, and the scale made of the
+    mean square: "rsqrt" (the right one), "sqrt", "inverse" (no root), "halved" (`** -1/2`, which
+    Python reads as (** -1) / 2) or "eps-outside" (1 / (sqrt(ms) + eps))."""
 
     def norm(x: list[Any]) -> list[Any]:
         ms = sum((xi * xi if square == "each" else xi) for xi in x)
         ms = ms if mean is None else ms / (len(x) - mean)
         ms = ms * ms if square == "mean" else ms
-        if eps_outside:
-            scale = 1 / (ms**0.5 + eps)
-        else:
-            scale = (ms + eps) ** (-0.5 if inverse else 0.5)
-        return [xi * scale for xi in x]
+        factor = {
+            "rsqrt": lambda: (ms + eps) ** -0.5,
+            "sqrt": lambda: (ms + eps) ** 0.5,
+            "inverse": lambda: (ms + eps) ** -1,
+            "halved": lambda: (ms + eps) ** -1 / 2,
+            "eps-outside": lambda: 1 / (ms**0.5 + eps),
+        }[scale]()
+        return [xi * factor for xi in x]
 
     return norm
 
@@ -112,11 +155,13 @@ def _attention(
     cache_after: str = "",
     axis: str = "keys",
     values: str = "values",
+    latest_key: bool = False,
 ) -> Callable[..., list[Any]]:
-    """One head with one of its pieces changed: the scale of the scores, the keys it sees, when
+    """One head with one of its pieces changed: the scale of the scores (sqrt(d), none, d, the
+    input's size, or "keys": the square root of how many keys there are), the keys it sees, when
     the cache grows (after attending: the first token raises, "own": it attends to itself, or
     "empty": it attends to nothing and sums no values), the axis of the softmax, what the weights
-    sum."""
+    sum, or every score taken with the latest key."""
 
     def head(xs: list[Any], wq: Any, wk: Any, wv: Any) -> list[Any]:
         qs = [ref.linear(x, wq) for x in xs]
@@ -124,7 +169,6 @@ def _attention(
         vs = [ref.linear(x, wv) for x in xs]
         d = len(qs[0])
         scales = {"sqrt": math.sqrt(d), "none": 1.0, "d": float(d), "input": math.sqrt(len(xs[0]))}
-        div = scales[scale]
 
         def past(t: int) -> range:
             if future:
@@ -135,7 +179,11 @@ def _attention(
 
         seen = [past(t) for t in range(len(xs))]
         scores = [
-            [sum(a * b for a, b in zip(qs[t], ks[s])) / div for s in seen[t]]
+            [
+                sum(a * b for a, b in zip(qs[t], ks[max(seen[t]) if latest_key else s]))
+                / (math.sqrt(len(seen[t])) if scale == "keys" else scales[scale])
+                for s in seen[t]
+            ]
             for t in range(len(xs))
         ]
         if axis == "keys":  # an empty cache: a softmax of nothing raises, or the learner skips it
@@ -237,6 +285,9 @@ PARTS = {
             ("wrong-axis", "practice.gpt.linear_transposed", _linear_indexed_transposed),
             ("wrong-axis", "practice.gpt.linear_rows_of_x", _linear_rows_of_x),
             ("wrong-forward", "practice.gpt.linear_relu", _linear_relu),
+            ("wrong-forward", "practice.gpt.linear_running", _linear_running),
+            ("wrong-forward", "practice.gpt.linear_all_pairs", _linear_all_pairs),
+            ("wrong-forward", "practice.gpt.linear_first_twice", _linear_first_twice),
         ),
     ),
     "softmax": Part(
@@ -248,6 +299,9 @@ PARTS = {
             ("wrong-forward", "practice.gpt.softmax_half_shifted", _softmax_half_shifted),
             ("wrong-forward", "practice.gpt.softmax_no_exp", _softmax_no_exp),
             ("wrong-forward", "practice.gpt.softmax_negated", _softmax_negated),
+            ("wrong-forward", "practice.gpt.softmax_first_twice", _softmax_first_twice),
+            ("wrong-forward", "practice.gpt.softmax_by_max", _softmax_by_max),
+            ("wrong-forward", "practice.gpt.softmax_scaled", _softmax_scaled),
         ),
     ),
     "rmsnorm": Part(
@@ -260,8 +314,10 @@ PARTS = {
             ("mean-not-square", "practice.gpt.rmsnorm_square_of_mean", _rmsnorm(square="mean")),
             ("wrong-forward", "practice.gpt.rmsnorm_sum", _rmsnorm(mean=None)),
             ("wrong-forward", "practice.gpt.rmsnorm_n_minus_1", _rmsnorm(mean=1)),
-            ("wrong-forward", "practice.gpt.rmsnorm_times_rms", _rmsnorm(inverse=False)),
-            ("wrong-forward", "practice.gpt.rmsnorm_eps_outside", _rmsnorm(eps_outside=True)),
+            ("wrong-forward", "practice.gpt.rmsnorm_times_rms", _rmsnorm(scale="sqrt")),
+            ("wrong-forward", "practice.gpt.rmsnorm_eps_outside", _rmsnorm(scale="eps-outside")),
+            ("wrong-forward", "practice.gpt.rmsnorm_no_root", _rmsnorm(scale="inverse")),
+            ("wrong-forward", "practice.gpt.rmsnorm_halved", _rmsnorm(scale="halved")),
         ),
         fit=_other_eps,
     ),
@@ -273,12 +329,14 @@ PARTS = {
             ("no-scale", "practice.gpt.attention_no_scale", _attention(scale="none")),
             ("no-scale", "practice.gpt.attention_scale_d", _attention(scale="d")),
             ("no-scale", "practice.gpt.attention_scale_input", _attention(scale="input")),
+            ("no-scale", "practice.gpt.attention_scale_keys", _attention(scale="keys")),
             ("sees-future", "practice.gpt.attention_future", _attention(future=True)),
             ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="raise")),
             ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="own")),
             ("cache-after", "practice.gpt.attention_cache_after", _attention(cache_after="empty")),
             ("wrong-axis", "practice.gpt.attention_axis", _attention(axis="queries")),
             ("wrong-forward", "practice.gpt.attention_keys_summed", _attention(values="keys")),
+            ("wrong-forward", "practice.gpt.attention_latest_key", _attention(latest_key=True)),
         ),
     ),
 }

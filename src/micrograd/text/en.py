@@ -1216,4 +1216,36 @@ CATALOG: dict[str, str] = {
     "step left behind (a cache or list kept outside the function, a mutable default).",
     "practice.gpt.loop_number": "train_step returned a {kind}: return the loss's number, "
     "loss.data (the file's training prints it, and a Value would keep its whole graph alive).",
+    "practice.gpt.linear_running": "These are the numbers of one running total for every row: "
+    "output i adds up rows 0 to i; start each row's sum anew.",
+    "practice.gpt.linear_all_pairs": "These are the numbers of every weight times every input, "
+    "sum(row) * sum(x): pair row[j] with x[j] (zip), not all with all.",
+    "practice.gpt.linear_first_twice": "These are the numbers of a sum that starts at row[0] * "
+    "x[0] and then adds every product: the first is counted twice.",
+    "practice.gpt.softmax_first_twice": "These are the numbers of a sum of the exps that starts "
+    "at the first exp and then adds them all: the first is counted twice.",
+    "practice.gpt.softmax_by_max": "These are the numbers of each exp divided by the largest exp: "
+    "softmax divides by the sum of them all.",
+    "practice.gpt.softmax_scaled": "These are the numbers of the logits divided by the max: the "
+    "max is subtracted, z - max.",
+    "practice.gpt.rmsnorm_no_root": "These are the numbers of (ms + 1e-5) ** -1: the scale is "
+    "the inverse square root, ** -0.5.",
+    "practice.gpt.rmsnorm_halved": "These are the numbers of (ms + 1e-5) ** -1 / 2, which Python "
+    "reads as ((ms + 1e-5) ** -1) / 2: write ** -0.5, or ** (-1 / 2).",
+    "practice.gpt.attention_scale_keys": "These are the numbers of q · k divided by the square "
+    "root of the number of keys: the scale is sqrt(d), the size of q.",
+    "practice.gpt.attention_latest_key": "These are the numbers of every score taken with the "
+    "latest key: each key in the cache gets its own q · k.",
+    "practice.gpt.adam_power_two": "These are the numbers of a bias correction by beta ** (step + "
+    "2): step counts from 0, so it is beta ** (step + 1).",
+    "practice.gpt.adam_raw_grad": "These are the numbers of an update by the grad itself: Adam "
+    "steps by m_hat / (sqrt(v_hat) + eps).",
+    "practice.gpt.adam_v_beta1": "These are the numbers of v_hat corrected with beta1: v's bias "
+    "correction is 1 - beta2 ** (step + 1).",
+    "practice.gpt.loop_short": "These are the numbers of one position too few: n = len(tokens) - 1, "
+    "so the last one predicts the closing BOS.",
+    "practice.gpt.loop_last_only": "These are the numbers of the last position's loss alone: the "
+    "loss is the mean over all positions.",
+    "practice.gpt.loop_sign": "These are the numbers of log p with no minus sign: the loss is "
+    "-log p, which training makes smaller.",
 }

@@ -1093,4 +1093,31 @@ CATALOG: dict[str, str] = {
     "列表、可变的默认参数）。",
     "practice.gpt.loop_number": "train_step 返回了 {kind}：要返回损失的数值 loss.data（文件里的训练会"
     "打印它；返回 Value 会让它整个计算图都留在内存里）。",
+    "practice.gpt.linear_running": "这正是所有行共用一个累加和的结果：第 i 个输出把第 0 到第 i 行都"
+    "加了进去；每一行要重新开始求和。",
+    "practice.gpt.linear_all_pairs": "这正是每个权重乘以每个输入的结果，即 sum(row) * sum(x)：应把 "
+    "row[j] 和 x[j] 配对（zip），不是两两全乘。",
+    "practice.gpt.linear_first_twice": "这正是求和从 row[0] * x[0] 开始、再加上所有乘积的结果：第一项"
+    "算了两次。",
+    "practice.gpt.softmax_first_twice": "这正是 exp 之和从第一个 exp 开始、再加上所有 exp 的结果：第一"
+    "个算了两次。",
+    "practice.gpt.softmax_by_max": "这正是每个 exp 除以最大的 exp 的结果：softmax 除以所有 exp 之和。",
+    "practice.gpt.softmax_scaled": "这正是 logit 除以最大值的结果：应减去最大值，z - max。",
+    "practice.gpt.rmsnorm_no_root": "这正是 (ms + 1e-5) ** -1 的结果：缩放因子是平方根的倒数，** -0.5。",
+    "practice.gpt.rmsnorm_halved": "这正是 (ms + 1e-5) ** -1 / 2 的结果，Python 把它读成 ((ms + 1e-5) "
+    "** -1) / 2：要写 ** -0.5，或 ** (-1 / 2)。",
+    "practice.gpt.attention_scale_keys": "这正是 q · k 除以键的个数的平方根的结果：应除以 sqrt(d)，d 是 "
+    "q 的长度。",
+    "practice.gpt.attention_latest_key": "这正是每个分数都用最新那个键算的结果：缓存里的每个键都要各自"
+    "算 q · k。",
+    "practice.gpt.adam_power_two": "这正是偏差修正用 beta ** (step + 2) 的结果：step 从 0 开始，所以是 "
+    "beta ** (step + 1)。",
+    "practice.gpt.adam_raw_grad": "这正是直接用梯度更新的结果：Adam 按 m_hat / (sqrt(v_hat) + eps) "
+    "更新。",
+    "practice.gpt.adam_v_beta1": "这正是 v_hat 用 beta1 做偏差修正的结果：v 的偏差修正是 1 - beta2 "
+    "** (step + 1)。",
+    "practice.gpt.loop_short": "这正是少了一个位置的结果：n = len(tokens) - 1，最后一个位置预测的是"
+    "结尾的 BOS。",
+    "practice.gpt.loop_last_only": "这正是只用最后一个位置的损失的结果：损失是所有位置的均值。",
+    "practice.gpt.loop_sign": "这正是 log p 少了负号的结果：损失是 -log p，训练会让它变小。",
 }

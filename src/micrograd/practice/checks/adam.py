@@ -40,6 +40,8 @@ def _adam(
     step_used: bool = True,
     betas_swapped: bool = False,
     parens: bool = False,
+    raw_grad: bool = False,
+    v_beta1: bool = False,
 ) -> Callable[..., None]:
     """adam_step with one of its pieces changed (the defaults: the right one)."""
 
@@ -66,9 +68,10 @@ def _adam(
             if kept:
                 m[i], v[i] = mi, vi
             m_hat = mi / correction(beta1, t) if bias else mi
-            v_hat = vi / correction(beta2, t) if bias else vi
+            v_hat = vi / correction(beta1 if v_beta1 else beta2, t) if bias else vi
             if swapped == "hats":
                 m_hat, v_hat = v_hat, m_hat
+            m_hat = p.grad if raw_grad else m_hat
             denom = (v_hat + eps) ** 0.5 if eps_inside else v_hat**0.5 + eps
             p.data += sign * lr * m_hat / denom
             if zero:
@@ -83,6 +86,9 @@ MISTAKES: tuple[tuple[str, str, Callable[..., None]], ...] = (
     ("moments-swapped", "practice.gpt.adam_hats_swapped", _adam(swapped="hats")),
     ("moments-not-kept", "practice.gpt.adam_not_kept", _adam(kept=False)),
     ("wrong-update", "practice.gpt.adam_power", _adam(power=0)),
+    ("wrong-update", "practice.gpt.adam_power_two", _adam(power=2)),
+    ("wrong-update", "practice.gpt.adam_raw_grad", _adam(raw_grad=True)),
+    ("no-bias-correction", "practice.gpt.adam_v_beta1", _adam(v_beta1=True)),
     ("no-bias-correction", "practice.gpt.adam_parens", _adam(parens=True)),
     ("wrong-update", "practice.gpt.adam_betas_swapped", _adam(betas_swapped=True)),
     ("wrong-update", "practice.gpt.adam_step_unused", _adam(step_used=False)),

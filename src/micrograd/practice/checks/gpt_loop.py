@@ -100,20 +100,24 @@ def _loop(
     target: int = 1,
     adam_first: bool = False,
     step_passed: bool = True,
+    positions: int = 0,
+    last_only: bool = False,
+    sign: int = -1,
 ) -> Callable[..., float]:
     """train_step with one of its pieces changed (the defaults: the right one)."""
 
     def step_fn(
         sd: Any, params: Any, tokens: Any, m: Any, v: Any, step: int, num_steps: int
     ) -> float:
-        n = min(len(sd["wpe"]), len(tokens) - 1)
+        n = min(len(sd["wpe"]), len(tokens) - 1) + positions
         keys: list[list[Any]] = [[] for _ in range(SIZES["n_layer"])]
         values: list[list[Any]] = [[] for _ in range(SIZES["n_layer"])]
         losses = []
         for pos in range(n):
             probs = ref.softmax(ref.gpt(sd, tokens[pos], pos, keys, values))
-            losses.append(-probs[tokens[pos + target]].log())
-        loss = sum(losses) / n if mean else sum(losses)
+            losses.append(sign * probs[tokens[pos + target]].log())
+        losses = losses[-1:] if last_only else losses
+        loss = sum(losses) / len(losses) if mean else sum(losses)
         if decay == "none":
             lr = 0.01
         else:  # "late": the step after this one's learning rate
@@ -135,6 +139,9 @@ MISTAKES: tuple[tuple[str, str, Callable[..., float]], ...] = (
     ("wrong-update", "practice.gpt.loop_decay_late", _loop(decay="late")),
     ("wrong-update", "practice.gpt.loop_adam_first", _loop(adam_first=True)),
     ("wrong-update", "practice.gpt.loop_step_zero", _loop(step_passed=False)),
+    ("wrong-forward", "practice.gpt.loop_short", _loop(positions=-1)),
+    ("wrong-forward", "practice.gpt.loop_last_only", _loop(last_only=True)),
+    ("wrong-forward", "practice.gpt.loop_sign", _loop(sign=1)),
 )
 
 
