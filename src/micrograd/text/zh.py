@@ -996,11 +996,11 @@ CATALOG: dict[str, str] = {
     "practice.gpt.adam_not_zeroed": "其余都对：更新之后要设 p.grad = 0，否则下一次 backward() 会加到"
     "旧的梯度上。",
     "practice.gpt.op_forward": "`{what}` 在 {at} 时是 {found}；应为 {expected}。",
-    "practice.gpt.op_counts": "`{what}` 在 {at} 时存了 {children} 个输入，局部偏导却是（{stored}）："
+    "practice.gpt.op_counts": "`{what}` 在 {at} 时存了 {children} 个输入，局部偏导却是 ({stored})："
     "每个输入对应一个局部偏导。",
     "practice.gpt.op_no_children": "`{what}` 在 {at} 时没有把输入记为 children：backward() 到不了"
     "它们。",
-    "practice.gpt.op_local": "`{what}` 在 {at} 时存下的局部偏导是（{stored}），由此 d out / "
+    "practice.gpt.op_local": "`{what}` 在 {at} 时存下的局部偏导是 ({stored})，由此 d out / "
     "d ({leaves}) = {found}；应为 {expected}。",
     "practice.gpt.bw_grad": "`{name}.grad` 是 {found}；应为 {expected}。",
     "practice.gpt.bw_not_reversed": "在每个计算图上，你的梯度都和按“先输入后输出”的拓扑顺序运行时一样：要把顺序倒过来，一个 Value "

@@ -93,7 +93,7 @@ def _op(ex: Exercise, V: Any, point: Point, lang: str) -> Problem | None:
         return leaves, spec.outputs(spec.operands(leaves, point), point)
 
     try:
-        leaves, outs = guarded(f"{what} ({at})", lang, partial(run, V))
+        leaves, outs = guarded(f"{at}; {what}", lang, partial(run, V))
     except LearnerError as e:
         if point.number is not None and _on_values(spec, V, point):  # the number, not the op
             said = then(e.problem.step, text("practice.gpt.op_number", lang), lang)
@@ -106,7 +106,7 @@ def _op(ex: Exercise, V: Any, point: Point, lang: str) -> Problem | None:
             return Problem("wrong-forward", text("practice.gpt.op_changed_input", lang, **fields))
     for out in outs:
         if not hasattr(out, "data"):
-            fields = {"what": f"{what} ({at})", "kind": type(out).__name__}
+            fields = {"what": f"{at}; {what}", "kind": type(out).__name__}
             return Problem("wrong-forward", text("practice.not_value", lang, **fields))
         stored = _stored(out)
         if any(not isinstance(g, (int, float)) for g in stored):
