@@ -63,12 +63,11 @@ class Outcome:
     reach: list[set[int]] | None = None  # per output, the indices of the leaves it depends on
     number: tuple[str, str] | None = None  # an output that is a plain number: where, its type
     alias: tuple[int, int] | None = None  # two outputs that are one list
-    changed: tuple[str, str] | None = (
-        None  # an input changed by the call: ("data" or "list", where)
-    )
+    changed: tuple[str, str] | None = None  # an input it wrote: ("data" or "list", where)
 
 
 def _reach(outs: list[tuple[str, Any]], leaves: list[tuple[str, Any]]) -> list[set[int]]:
+    """For each output, the indices of the leaves its graph reaches."""
     index = {id(leaf): i for i, (_, leaf) in enumerate(leaves)}
     return [{index[id(n)] for n in topo([v]) if id(n) in index} for _, v in outs]
 
@@ -99,12 +98,7 @@ def _central(fn: Callable[..., Any], names: Sequence[str], args: Args) -> list[f
     flat = [x for a in args for x in _numbers(a)]
 
     def total(numbers: list[float]) -> float:
-        it = iter(numbers)
-
-        def fill(a: Any) -> Any:
-            return [fill(x) for x in a] if isinstance(a, list) else next(it)
-
-        outs = _engine_run(fn, names, tuple(fill(a) for a in args)).outputs or []
+        outs = _engine_run(fn, names, _refilled(args, numbers)).outputs or []
         return sum(UPSTREAM[i % len(UPSTREAM)] * x for i, (_, x) in enumerate(outs))
 
     slopes: list[float | None] = []
@@ -275,31 +269,26 @@ def _step(part: Part, args: Args, found: Outcome, want: Outcome, lang: str) -> s
 
 def _simpler(args: Args, fails: Callable[[Args], bool]) -> Args:
     """The case with its numbers made simpler, one at a time, while it still fails the same way."""
-    flat: list[float] = []
-
-    def collect(a: Any) -> None:
-        for x in a:
-            collect(x) if isinstance(x, list) else flat.append(x)
-
-    def rebuilt(numbers: list[float]) -> Args:
-        it = iter(numbers)
-
-        def fill(a: Any) -> Any:
-            return [fill(x) if isinstance(x, list) else next(it) for x in a]
-
-        return tuple(fill(a) for a in args)
-
-    for a in args:
-        collect(a)
+    flat = [x for a in args for x in _numbers(a)]
     for i, x in enumerate(flat):
         for simple in (*SIMPLER, float(round(x))):
             if simple == x:
                 break
             trial = flat[:i] + [simple] + flat[i + 1 :]
-            if fails(rebuilt(trial)):
+            if fails(_refilled(args, trial)):
                 flat = trial
                 break
-    return rebuilt(flat)
+    return _refilled(args, flat)
+
+
+def _refilled(args: Args, numbers: list[float]) -> Args:
+    """The case `args` with its numbers, in order, replaced by `numbers`."""
+    it = iter(numbers)
+
+    def fill(a: Any) -> Any:
+        return [fill(x) for x in a] if isinstance(a, list) else next(it)
+
+    return tuple(fill(a) for a in args)
 
 
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
