@@ -1182,11 +1182,13 @@ CATALOG: dict[str, str] = {
     "exercise.gpt-loop.title": "microgpt's training step",
     "exercise.gpt-loop.task": "Write train_step(sd, params, tokens, m, v, step, num_steps) as "
     "microgpt trains: with a fresh cache per layer, read the document's tokens one at a time "
-    "(gpt(sd, token, pos, keys, values) gives the logits of the next token), the loss the mean "
-    "over the positions of -log softmax(logits)[the next token], then loss.backward() and "
-    "adam_step at lr 0.01 * (1 - step / num_steps); return the loss's number. The file holds "
-    "microgpt's model (init_model, gpt) and the parts before it. Once it passes, run the file: "
-    "your step trains microgpt's model on 100 names to a mean loss below 2.6 (about 15 s).",
+    "(gpt(sd, token, pos, keys, values) gives the logits of the next token) at n = "
+    'min(block_size, len(tokens) - 1) positions, block_size = len(sd["wpe"]) (a longer document '
+    "trains on its first ones); the loss is the mean over them of -log softmax(logits)[the next "
+    "token]; then loss.backward() and adam_step at lr 0.01 * (1 - step / num_steps); return the "
+    "loss's number. The file holds microgpt's model (init_model, gpt) and the parts before it. "
+    "Once it passes, run the file: your step trains microgpt's model on 100 names to a mean loss "
+    "below 2.6 (about 15 s).",
     "exercise.gpt-loop.hint.0": "n positions, n = len(tokens) - 1 (the last token has no next one); "
     "position pos predicts tokens[pos + 1]; the loss is the mean of the n losses.",
     "exercise.gpt-loop.hint.1": "backward() before adam_step, which reads the grads and sets them to "
@@ -1248,4 +1250,9 @@ CATALOG: dict[str, str] = {
     "loss is the mean over all positions.",
     "practice.gpt.loop_sign": "These are the numbers of log p with no minus sign: the loss is "
     "-log p, which training makes smaller.",
+    "practice.gpt.loop_uncapped": "This is what a step does that reads every token of a document "
+    'longer than the block: there are len(sd["wpe"]) positions, n = min(block_size, len(tokens) - '
+    "1).",
+    "practice.gpt.loop_over_tokens": "These are the numbers of the losses' sum divided by the "
+    "number of tokens: there is one loss per position, len(tokens) - 1 of them.",
 }

@@ -1062,11 +1062,12 @@ CATALOG: dict[str, str] = {
     "Value（other = other if isinstance(other, Value) else Value(other)）。",
     "exercise.gpt-loop.title": "microgpt 的一步训练",
     "exercise.gpt-loop.task": "按 microgpt 的训练方式实现 train_step(sd, params, tokens, m, v, "
-    "step, num_steps)：每层一个新的空缓存，逐个读入文档的词元（gpt(sd, token, pos, keys, values) "
-    "给出下一个词元的 logits），损失是各位置上 -log softmax(logits)[下一个词元] 的均值，然后 "
-    "loss.backward()，再以学习率 0.01 * (1 - step / num_steps) 调用 adam_step；返回损失的数值。"
-    "文件里已有 microgpt 的模型（init_model、gpt）和它之前的各个部件。通过之后运行这个文件：你的"
-    "这一步会在 100 个名字上训练 microgpt 的模型，使平均损失低于 2.6（大约 15 秒）。",
+    "step, num_steps)：每层一个新的空缓存，在 n = min(block_size, len(tokens) - 1) 个位置上逐个读入"
+    '文档的词元（block_size = len(sd["wpe"])，更长的文档只用它前面的部分；gpt(sd, token, pos, '
+    "keys, values) 给出下一个词元的 logits），损失是这些位置上 -log softmax(logits)[下一个词元] 的"
+    "均值，然后 loss.backward()，再以学习率 0.01 * (1 - step / num_steps) 调用 adam_step；返回损失"
+    "的数值。文件里已有 microgpt 的模型（init_model、gpt）和它之前的各个部件。通过之后运行这个文件："
+    "你的这一步会在 100 个名字上训练 microgpt 的模型，使平均损失低于 2.6（大约 15 秒）。",
     "exercise.gpt-loop.hint.0": "一共 n 个位置，n = len(tokens) - 1（最后一个词元没有下一个）；位置 "
     "pos 预测 tokens[pos + 1]；损失是这 n 个损失的均值。",
     "exercise.gpt-loop.hint.1": "先 backward()，再 adam_step（它读取梯度，然后把梯度设为 0）；学习率"
@@ -1120,4 +1121,8 @@ CATALOG: dict[str, str] = {
     "结尾的 BOS。",
     "practice.gpt.loop_last_only": "这正是只用最后一个位置的损失的结果：损失是所有位置的均值。",
     "practice.gpt.loop_sign": "这正是 log p 少了负号的结果：损失是 -log p，训练会让它变小。",
+    "practice.gpt.loop_uncapped": '读入比块还长的文档的每个词元时就会这样：位置只有 len(sd["wpe"]) '
+    "个，n = min(block_size, len(tokens) - 1)。",
+    "practice.gpt.loop_over_tokens": "这正是损失之和除以词元个数的结果：每个位置一个损失，一共 "
+    "len(tokens) - 1 个。",
 }

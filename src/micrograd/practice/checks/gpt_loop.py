@@ -25,7 +25,8 @@ from micrograd.text import text, then, titled
 
 # a GPT small enough to step, of two layers: a cache per layer, not one shared by both
 SIZES = {"vocab_size": 5, "n_embd": 4, "n_layer": 2, "block_size": 8}
-DOCS = ([4, 0, 1, 4], [4, 2, 2, 3, 0, 4], [4, 1, 4])  # token ids, BOS (4) at both ends
+# token ids, BOS (4) at both ends; the last longer than the block (8): it trains on 8 positions
+DOCS = ([4, 0, 1, 4], [4, 2, 2, 3, 0, 4], [4, 1, 4], [4, 0, 1, 2, 3, 0, 1, 2, 3, 4])
 SEED = 7  # the weights' random draws
 
 
@@ -103,13 +104,15 @@ def _loop(
     positions: int = 0,
     last_only: bool = False,
     sign: int = -1,
+    capped: bool = True,
+    over_tokens: bool = False,
 ) -> Callable[..., float]:
     """train_step with one of its pieces changed (the defaults: the right one)."""
 
     def step_fn(
         sd: Any, params: Any, tokens: Any, m: Any, v: Any, step: int, num_steps: int
     ) -> float:
-        n = min(len(sd["wpe"]), len(tokens) - 1) + positions
+        n = (min(len(sd["wpe"]), len(tokens) - 1) if capped else len(tokens) - 1) + positions
         keys: list[list[Any]] = [[] for _ in range(SIZES["n_layer"])]
         values: list[list[Any]] = [[] for _ in range(SIZES["n_layer"])]
         losses = []
@@ -118,6 +121,7 @@ def _loop(
             losses.append(sign * probs[tokens[pos + target]].log())
         losses = losses[-1:] if last_only else losses
         loss = sum(losses) / len(losses) if mean else sum(losses)
+        loss = sum(losses) / len(tokens) if over_tokens else loss
         if decay == "none":
             lr = 0.01
         else:  # "late": the step after this one's learning rate
@@ -142,6 +146,8 @@ MISTAKES: tuple[tuple[str, str, Callable[..., float]], ...] = (
     ("wrong-forward", "practice.gpt.loop_short", _loop(positions=-1)),
     ("wrong-forward", "practice.gpt.loop_last_only", _loop(last_only=True)),
     ("wrong-forward", "practice.gpt.loop_sign", _loop(sign=1)),
+    ("other", "practice.gpt.loop_uncapped", _loop(capped=False)),
+    ("wrong-forward", "practice.gpt.loop_over_tokens", _loop(over_tokens=True)),
 )
 
 
@@ -185,8 +191,8 @@ def _step(index: int, found: After, want: After, lang: str) -> str:
     step = index % len(DOCS)
     run = "practice.gpt.adam_run2" if index >= len(DOCS) else "practice.gpt.adam_run1"
     where = text("practice.gpt.loop_at", lang, run=text(run, lang), call=_call(step, DOCS[step]))
-    if found.error:
-        return titled(where, found.said, lang)
+    if found.error:  # the words of the error name the call already
+        return titled(text(run, lang), found.said, lang)
     loss = getattr(found.loss, "data", found.loss)
     if not agree(loss, want.loss):
         found_, want_ = apart(loss, want.loss)
