@@ -768,6 +768,7 @@ def test_practice_drops_stored_progress_of_another_shape(browser, site):
     shown = root.find_elements("css selector", "[data-hints] li")
     n_hints = len(EXERCISES["op-mul"].hints("en"))
     assert len(shown) == n_hints  # 1e15 stored, bounded to the exercise's hints
+    assert [li.get_attribute("data-count") for li in shown][-1] == f"{n_hints}/{n_hints}"
     source = root.find_element("css selector", '[data-field="source"]').get_attribute("value")
     assert 'raise NotImplementedError("__mul__")' in source  # a number is no stored solution
     # only op-add's passed counts (a bool); "yes" and the array are not progress

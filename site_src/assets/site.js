@@ -655,7 +655,7 @@
 
     function showHint(ex, i) {
       if (i >= ex.hints.length) return;
-      hints.append(el("li", {}, ex.hints[i]));
+      hints.append(el("li", { "data-count": `${i + 1}/${ex.hints.length}` }, ex.hints[i])); // "1/3"
     }
 
     q('[data-action="check"]').addEventListener("click", async () => {
