@@ -1,0 +1,31 @@
+import math
+
+
+def f(a, b, c):
+    return -(a**3) + math.sin(3 * b) - 1.0 / c + b**2.5 - a**0.5
+
+
+def gradf(a, b, c):
+    """[df/da, df/db, df/dc], worked out by hand."""
+    return [
+        -3 * a**2 - 0.5 * a**-0.5,
+        math.cos(3 * b) + 2.5 * b**1.5,
+        1.0 / c**2,
+    ]
+
+
+def numerical_grad(f, a, b, c, h):
+    """[df/da, df/db, df/dc] by forward differences: (f(a + h, b, c) - f(a, b, c)) / h, ..."""
+    base = f(a, b, c)
+    da = (f(a + h, b, c) - base) / h
+    db = (f(a, b + h, c) - base) / h
+    dc = (f(a, b, c + h) - base) / h
+    return [da, db, dc]
+
+
+def symmetric_grad(f, a, b, c, h):
+    """The same by central differences: (f(a + h, b, c) - f(a - h, b, c)) / (2 * h), ..."""
+    da = (f(a + h, b, c) - f(a - h, b, c)) / (2 * h)
+    db = (f(a, b + h, c) - f(a, b - h, c)) / (2 * h)
+    dc = (f(a, b, c + h) - f(a, b, c - h)) / (2 * h)
+    return [da, db, dc]
