@@ -94,6 +94,12 @@ def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:
     return abs(x - y) <= max(abs_, rel * max(abs(x), abs(y)))
 
 
+def explanation(fits: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """Of the (mistake, words) whose numbers are all the learner's, the one to name: the only
+    one, or the one they all say; None where they say different things (or none fits)."""
+    return fits[0] if len({words for _, words in fits}) == 1 else None
+
+
 def agree(x: Any, y: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
     """`close`, for complex numbers too: a negative number to a fractional power is one in Python,
     and a learner's wrong code and the same mistake written by the checker make the same."""

@@ -240,6 +240,17 @@ def _quiet() -> Iterator[None]:
         sys.setrecursionlimit(old)
 
 
+# the problems that end a check, not one case of it: no case can run on (a missing part, the time
+# spent, a recursion over any graph)
+ENDS_THE_CHECK = ("not-written", "too-long", "recursion-limit")
+
+
+def raised_type(e: LearnerError) -> str:
+    """The type of what the learner's code raised, for comparing outcomes (the problem's words
+    where it raised nothing)."""
+    return type(e.__cause__).__name__ if e.__cause__ is not None else e.problem.step
+
+
 def guarded(what: str, lang: str, fn: Callable[[], Any]) -> Any:
     """fn(), everything it raises (sys.exit() included) turned into a Problem that names `what`
     was running."""

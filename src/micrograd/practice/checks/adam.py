@@ -18,8 +18,15 @@ from typing import Any
 
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.reference import gpt as ref
-from micrograd.practice.result import CheckResult, Problem, agree, apart, fmt
-from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
+from micrograd.practice.result import CheckResult, Problem, agree, apart, explanation, fmt
+from micrograd.practice.sandbox import (
+    ENDS_THE_CHECK,
+    LearnerError,
+    function_of,
+    guarded,
+    raised_type,
+    value_class,
+)
 from micrograd.text import text, then, titled
 
 START = (0.5, -1.0, 2.0)  # the parameters' data before the first call
@@ -144,9 +151,9 @@ def _calls(fn: Callable[..., Any], make: Callable[[float], Any], lang: str | Non
                 out.append(After([], [], [], [], error=type(e).__name__))
                 return out
             except LearnerError as e:
-                if e.problem.mistake in ("not-written", "too-long", "recursion-limit"):
+                if e.problem.mistake in ENDS_THE_CHECK:
                     raise
-                error = type(e.__cause__).__name__ if e.__cause__ else e.problem.step
+                error = raised_type(e)
                 out.append(After([], [], [], [], error=error, said=e.problem.step))
                 return out
             out.append(After([p.data for p in params], [p.grad for p in params], list(m), list(v)))
@@ -175,8 +182,9 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         for mistake, words, wrong in MISTAKES
         if len(model := _calls(wrong, _plain, None)) == len(found) and all(map(_same, found, model))
     ]
-    if len({words for _, words in fits}) == 1:  # one explanation, and only one
-        mistake, words = fits[0]
+    named = explanation(fits)
+    if named is not None:
+        mistake, words = named
         return CheckResult(ex.id, True, seed=seed, lang=lang).fail(
             Problem(mistake, then(step, text(words, lang), lang))
         )

@@ -19,8 +19,14 @@ from typing import Any
 
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.reference import gpt as ref
-from micrograd.practice.result import CheckResult, Problem, agree, apart
-from micrograd.practice.sandbox import LearnerError, function_of, guarded
+from micrograd.practice.result import CheckResult, Problem, agree, apart, explanation
+from micrograd.practice.sandbox import (
+    ENDS_THE_CHECK,
+    LearnerError,
+    function_of,
+    guarded,
+    raised_type,
+)
 from micrograd.text import text, then, titled
 
 # a GPT small enough to step, of two layers: a cache per layer, not one shared by both
@@ -75,9 +81,9 @@ def _runs(
                     out.append(After(error=type(e).__name__))
                     return out
                 except LearnerError as e:
-                    if e.problem.mistake in ("not-written", "too-long", "recursion-limit"):
+                    if e.problem.mistake in ENDS_THE_CHECK:
                         raise
-                    error = type(e.__cause__).__name__ if e.__cause__ else e.problem.step
+                    error = raised_type(e)
                     out.append(After(error=error, said=e.problem.step))
                     return out
                 data = [getattr(p, "data", p) for p in params]
@@ -173,8 +179,9 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         if len(model := _runs(wrong, ref.init_model, None, like=found)) == len(found)
         and all(map(_same, found, model))
     ]
-    if len({words for _, words in fits}) == 1:  # one explanation, and only one
-        mistake, words = fits[0]
+    named = explanation(fits)
+    if named is not None:
+        mistake, words = named
         return result.fail(Problem(mistake, then(step, text(words, lang), lang)))
     if first >= len(DOCS):  # the first run was right: what differs came from the first run
         return result.fail(

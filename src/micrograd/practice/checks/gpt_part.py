@@ -23,9 +23,16 @@ from typing import Any
 from micrograd import engine
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.gpt_parts import PARTS, REFERENCE, Args, Part
-from micrograd.practice.result import CheckResult, Problem, Row, agree, apart, fmt
+from micrograd.practice.result import CheckResult, Problem, Row, agree, apart, explanation, fmt
 from micrograd.practice.rules import topo
-from micrograd.practice.sandbox import LearnerError, function_of, guarded, value_class
+from micrograd.practice.sandbox import (
+    ENDS_THE_CHECK,
+    LearnerError,
+    function_of,
+    guarded,
+    raised_type,
+    value_class,
+)
 from micrograd.text import text, then
 
 UPSTREAM = (1.0, -2.0, 0.5, 3.0, -1.5)  # the grad each output gets, in turn: none is only 1
@@ -140,9 +147,9 @@ def _run(fn: Callable[..., Any], V: Any, part: Part, args: Args, lang: str) -> O
         reach = _reach(outs, leaves)
         guarded(f"{call}: backward()", lang, partial(backward, [o for o in outs if o != plain]))
     except LearnerError as e:
-        if e.problem.mistake in ("not-written", "too-long", "recursion-limit"):
+        if e.problem.mistake in ENDS_THE_CHECK:
             raise
-        error = type(e.__cause__).__name__ if e.__cause__ is not None else e.problem.step
+        error = raised_type(e)
         return Outcome(leaves, error=error, said=e.problem.step)
     grads = [_number(getattr(leaf, "grad", math.nan)) for _, leaf in leaves]
     outcome = Outcome(
@@ -367,6 +374,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         ):
             fits.append((mistake, text(words, lang, **(fields[0] if fields else {}))))
     general = {"number": "graph-cut", "shape": "wrong-forward", "forward": "wrong-forward"}
-    if len({said for _, said in fits}) == 1:  # one explanation, and only one
-        return result.fail(Problem(fits[0][0], then(step, fits[0][1], lang)))
+    named = explanation(fits)
+    if named is not None:
+        return result.fail(Problem(named[0], then(step, named[1], lang)))
     return result.fail(Problem(general.get(how, "other"), step))

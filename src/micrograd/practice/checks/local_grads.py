@@ -34,7 +34,7 @@ from micrograd.practice.graphs import (
     random_program,
     titled,
 )
-from micrograd.practice.result import CheckResult, Problem, apart, close, fmt
+from micrograd.practice.result import CheckResult, Problem, apart, close, explanation, fmt
 from micrograd.practice.rules import inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import text, then
@@ -319,8 +319,9 @@ def _why(seen: list[tuple[dict[str, float], dict[str, dict[str, float]]]]) -> tu
             for found, model in seen
         )
     ]
-    if len({words for _, words in fits}) == 1:
-        return fits[0]
+    named = explanation(fits)
+    if named is not None:
+        return named
     names = {mistake for mistake, _ in fits}
     if len(names) != 1:
         return "", ""
