@@ -204,17 +204,26 @@ def test_a_sort_right_for_one_order_of_a_set_only_fails_whatever_the_addresses(t
         assert result.mistake == "visit-order", (seed, result.first_wrong_step)
 
 
-def test_the_reversed_sets_iterate_backwards_and_stay_sets():
+def test_the_sets_iterate_in_the_checks_orders_whatever_the_addresses_and_stay_sets():
     class V:
-        def __init__(self, *children):
+        def __init__(self, data, *children):
+            self.data = data
             self._prev = set(children)
 
-    x, y = V(), V()
-    root = V(x, y)
-    before = list(root._prev)
-    backward._reverse_sets(root)
-    assert list(root._prev) == before[::-1] and root._prev == {x, y}
-    assert isinstance(root._prev, set) and x in root._prev
+    def orders(sets):
+        x, y, z = V(1.0), V(2.0), V(3.0)
+        inner = V(5.0, z, y)
+        root = V(6.0, x, inner)
+        backward._order_sets(root, {id(x): "x", id(y): "y", id(z): "z"}, sets)
+        assert isinstance(root._prev, set) and root._prev == {x, inner} and x in root._prev
+        named = {id(x): "x", id(y): "y", id(z): "z", id(inner): "inner"}
+        return [[named[id(p)] for p in node._prev] for node in (root, inner)]
+
+    # sorted by what each input computes, then reversed; the same in every process
+    assert orders(0) == [["inner", "x"], ["y", "z"]]
+    assert orders(1) == [["x", "inner"], ["z", "y"]]
+    mixed = [orders(n) for n in range(2, backward.ORDERS)]
+    assert mixed == [orders(n) for n in range(2, backward.ORDERS)]
 
 
 MUTABLE_DEFAULTS = """

@@ -91,8 +91,8 @@ OP_MISTAKES = [
         "op-pow",
         "other * self.data ** (other - 1)",
         "other * self.data ** other - 1",
-        "wrong-local",
-        ["k * x**(k-1)"],
+        "wrong-upstream",  # k * x**k - out.grad: a part that the upstream grad does not scale
+        ["k * x**(k-1)", "2 of it does not grow with the upstream grad", "brackets missing?"],
     ),
     (
         "op-mul",
@@ -229,3 +229,44 @@ def test_a_wrong_closure_is_named_by_its_line_in_the_learners_file(tmp_path):
     )
     result = check("op-mul", path, lang="zh")
     assert f"{path} 第 {line} 行的闭包" in result.first_wrong_step
+
+
+@pytest.mark.parametrize(
+    ("exercise", "old", "new", "words"),
+    [
+        (  # (pred - y) ** 2 with a negative residual: the sign of the base lost
+            "op-pow",
+            "other * self.data ** (other - 1) * out.grad",
+            "other * abs(self.data) ** (other - 1) * out.grad",
+            ["got +2 from `(a**2)._backward()`", "expected -2", "(a = -1, k = 2)"],
+        ),
+        (
+            "op-mul",
+            "self.grad += other.data * out.grad",
+            "self.grad += self.data * out.grad",
+            ["got +1 from `(a * b)._backward()`", "expected -1", "(a = 1, b = -1)"],
+        ),
+        (  # the grad held before and the upstream grad are made simple too
+            "op-add",
+            "self.grad += 1.0 * out.grad",
+            "self.grad = 1.0 * out.grad",
+            ["`a.grad` became 1", "expected 1 + 1 = 2", "(a = 0, b = 0)"],
+        ),
+        (
+            "op-exp",
+            "self.grad += out.data * out.grad",
+            "self.grad += out.data",
+            ["(upstream grad -1; `a.grad` held 1 before)", "expected -1", "(a = 0)"],
+        ),
+    ],
+)
+def test_a_failure_is_told_at_the_simplest_numbers_whatever_the_seed(
+    tmp_path, exercise, old, new, words
+):
+    """The random point where a mistake is found is made simpler (0, 1, -1, 2, ...) while it
+    still fails the same way: every seed tells the same smallest case."""
+    path = mutate(tmp_path, old, new)
+    steps = {check(exercise, path, seed=seed).first_wrong_step for seed in range(1, 5)}
+    assert len(steps) == 1, steps
+    for w in words:
+        assert w in next(iter(steps))

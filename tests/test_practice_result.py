@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from micrograd.practice import check
-from micrograd.practice.result import CheckResult, Row
+from micrograd.practice.result import CheckResult, Row, simpler
 from test_practice import REFERENCE, write
 
 
@@ -42,3 +42,13 @@ def test_two_numbers_that_differ_are_shown_with_the_digits_that_tell_them_apart(
     assert apart(0.5, 0.25) == ("0.5", "0.25")
     assert apart(-0.030470423, -0.0304704227) == ("-0.030470423", "-0.0304704227")
     assert apart(1.0, 1.0) == ("1", "1")
+
+
+def test_numbers_are_made_simpler_one_at_a_time_while_the_case_still_fails():
+    # fails wherever the second number is negative: the first goes to 0, the second to -1
+    assert simpler([3.7, -2.2], lambda ns: ns[1] < 0) == [0.0, -1.0]
+    # 0 and 1 keep it from failing: 2 is the simplest that still does; 1 goes to 0, which
+    # is simpler still, and 0 is left as it is
+    assert simpler([5.3, 1.0, 0.0], lambda ns: ns[0] > 1.5) == [2.0, 0.0, 0.0]
+    # nothing simpler fails: the nearest integer, or the number itself
+    assert simpler([2.4, 7.6], lambda ns: ns[0] > 2.2 and ns[1] > 7.5) == [2.4, 8.0]

@@ -231,11 +231,15 @@ class Walk:
                 "closure-not-attached", text("practice.not_attached", self.lang, **fields), gap=gap
             )
         found = _difference(after, before)
+        upstream_shown = fmt(upstream)
+        if not close(before, 0, abs_=0):  # what it got is after - before: say what was before
+            held = text("practice.held_before", self.lang, input=name, before=fmt(before))
+            upstream_shown = joined([upstream_shown, held], self.lang)
         words = text(
             "practice.step_wrong",
             self.lang,
             found=signed(found),
-            upstream=fmt(upstream),
+            upstream=upstream_shown,
             why=because,
             **fields,
         )
@@ -316,7 +320,7 @@ class Walk:
         other = -2.5 * _float(upstream) if not close(upstream, 0) else -2.5
         held = again(other) if again is not None else None
         if held is None:
-            return Problem("other", words, gap=gap)
+            return Problem("other", words, gap=gap, unexplained=True)
         added = _difference(held, before)  # what it added with the other upstream grad
         g = _float(upstream)
         fields = {"node": self.label(node), "found": signed(found), "other": fmt(other)}
@@ -332,7 +336,40 @@ class Walk:
         if close(found, alone * abs(g)) and close(added, alone * abs(other)):
             because = text("practice.upstream_sign", self.lang, **fields)
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
-        return Problem("other", words, gap=gap)
+        part = _part(found, added, g, other, before, again) if again is not None else None
+        if part is not None:  # 1 - t**2 * out.grad: out.grad multiplies a part of it only
+            sign = "-" if part[1] < 0 else "+"
+            fields.update(part=fmt(part[0]), sign=sign, slope=fmt(abs(part[1])), local=fmt(alone))
+            because = text("practice.upstream_part", self.lang, **fields)
+            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+        return Problem("other", words, gap=gap, unexplained=True)
+
+
+def _part(
+    found: float,
+    added: float,
+    g: float,
+    other: float,
+    before: Any,
+    again: Callable[..., Any],
+) -> tuple[float, float] | None:
+    """(c, s) where the closure adds c + s * upstream, c not 0 and s not 0, whatever the input's
+    grad held before: a part c that the upstream grad does not scale (None: it is not so). Two
+    upstream grads give c and s; a third, and another start, test them."""
+    if close(other, g):
+        return None
+    slope = (added - found) / (other - g)
+    part = found - slope * g
+    if close(part, 0, abs_=1e-9) or close(slope, 0, abs_=1e-9) or not math.isfinite(part):
+        return None
+    third = 4.0 * g + 1.0
+    at_third = again(third)
+    shifted = again(g, 7.0)  # from 7 higher: the same amount, if the part is the closure's own
+    if at_third is None or shifted is None:
+        return None
+    fits = close(_difference(at_third, before), part + slope * third)
+    same = close(_float(shifted) - _sum(before, 7.0), found, rel=1e-6, abs_=1e-9)
+    return (part, slope) if fits and same else None
 
 
 def _run_again(

@@ -18,6 +18,8 @@ from typing import Any
 from micrograd.practice.result import fmt
 from micrograd.text import catalog, text
 
+RANDOM = 3  # how many random points an op is checked at, before its edge cases
+
 
 @dataclass(frozen=True)
 class Point:
@@ -59,8 +61,8 @@ class OpSpec:
     kink: Callable[[float], bool] = _never  # where central differences do not apply
 
     def points(self, rng: random.Random) -> list[Point]:
-        """Three random points drawn from `rng`, then the edge cases (0, negative, large, twice)."""
-        return [self.sample(rng) for _ in range(3)] + list(self.edges)
+        """RANDOM random points drawn from `rng`, then the edge cases (0, negative, large, twice)."""
+        return [self.sample(rng) for _ in range(RANDOM)] + list(self.edges)
 
     def operands(self, leaves: list[Any], point: Point) -> tuple[Any, ...]:
         """The op's operands: the leaves, one leaf twice, or a leaf beside a plain number, as the

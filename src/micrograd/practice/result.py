@@ -7,6 +7,7 @@ from __future__ import annotations
 import cmath
 import html
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,9 @@ class Problem:
     step: str
     hint: int | None = None  # the exercise's hint that fits this step (None: the table's)
     gap: float = 0.0  # how far off the step is, relative: the check tells the point it shows most
+    # a wrong amount that no cause fits, not even "adds nothing": evidence against a cause
+    # named elsewhere, whose prediction it breaks
+    unexplained: bool = False
 
 
 def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:
@@ -109,6 +113,26 @@ def agree(x: Any, y: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
         except (TypeError, ValueError):
             return False
     return close(x, y, rel=rel, abs_=abs_)
+
+
+SIMPLER = (0.0, 1.0, -1.0, 2.0, 0.5, -0.5)  # what a number of a failing case is tried as
+
+
+def simpler(numbers: Sequence[float], fails: Callable[[list[float]], bool]) -> list[float]:
+    """The numbers of a failing case made simpler, one at a time (to 0, 1, -1, 2, ... or the
+    nearest integer), for as long as `fails` says the case still fails the same way: a small
+    shrinker rather than Hypothesis's, because the case is already found and it runs in Pyodide
+    too, in a few dozen calls."""
+    flat = [float(x) for x in numbers]
+    for i, x in enumerate(flat):
+        for simple in (*SIMPLER, float(round(x))):
+            if simple == x:
+                break
+            trial = flat[:i] + [simple] + flat[i + 1 :]
+            if fails(trial):
+                flat = trial
+                break
+    return flat
 
 
 def fmt(x: Any) -> str:

@@ -356,6 +356,11 @@ CATALOG: dict[str, str] = {
     "practice.upstream_sign": "with an upstream grad of {other} it adds the same size with the "
     "wrong sign: the closure takes out.grad's size but drops its sign (abs?)",
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
+    "practice.held_before": "`{input}.grad` held {before} before",
+    "practice.upstream_part": "with other upstream grads it adds {part} {sign} {slope} x the "
+    "upstream grad: {part} of it does not grow with the upstream grad. The chain rule multiplies "
+    "the whole local derivative, {local}, by out.grad: `(local derivative) * out.grad` "
+    "(brackets missing?)",
     "practice.one_share": "`{input}` is {n} of this node's operands, so it gets {n} shares, "
     "one for each; it got one",
     "practice.other_share": "that is its own share and {other}'s: a line meant for {other} adds "
@@ -428,7 +433,7 @@ CATALOG: dict[str, str] = {
     "practice.unknown_exercise": "no exercise {exercise!r}; the exercises are: {known}",
     # backward()
     "practice.chain": "a chain of {n} Values",
-    "practice.other_order": "{title}, each Value's _prev (a set) iterated in the other order: a "
+    "practice.other_order": "{title}, each Value's _prev (a set) iterated in another order: a "
     "set's order follows the Values' addresses, so a topological order must not depend on it",
     # the stubs' TODO lines (micrograd.practice.reference.stub): in English, the reference
     # solutions' own comments; in another language, one line per TODO of the exercise, in order

@@ -320,6 +320,10 @@ CATALOG: dict[str, str] = {
     "应当乘 out.grad",
     "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
     "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
+    "practice.held_before": "`{input}.grad` 原来是 {before}",
+    "practice.upstream_part": "换用别的上游梯度时它加的是 {part} {sign} {slope} x 上游梯度：其中 {part} "
+    "不随上游梯度变化。链式法则要把整个局部偏导 {local} 乘以 out.grad：`(局部偏导) * out.grad`"
+    "（少了括号？）",
     "practice.one_share": "`{input}` 是这个节点的 {n} 个操作数，所以要得到 {n} 份梯度，每个一份；它只得到了一份",
     "practice.other_share": "这是它自己的一份再加上 {other} 的一份：本该加给 {other} 的那一行加到了 `{input}` 上"
     "（该写 other 的地方写成了 self？）",

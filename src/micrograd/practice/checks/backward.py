@@ -241,10 +241,12 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             return result.fail(
                 Problem("visit-order", text("practice.kept_default", lang, **fields))
             )
-        if problem is None and small:  # again, each Value's set of inputs iterated the other way
+        for order in range(1, ORDERS if small else 1):  # again, the sets in other orders
+            if problem is not None:
+                break
             other = CheckResult(ex.id, True, seed=seed, lang=lang)
-            title = text("practice.other_order", lang, title=title)
-            problem = _graph(V, title, build, small, other, lang, reverse=True)
+            again = text("practice.other_order", lang, title=title)
+            problem = _graph(V, again, build, small, other, lang, order)
             if problem is not None:
                 result.rows[start:] = other.rows  # the run that went wrong
         if problem is not None and problem.mistake == "recursion-limit" and not small:
@@ -254,10 +256,13 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
     return result
 
 
+ORDERS = 4  # the orders each small graph's sets are iterated in: sorted, reversed, two mixed
+
+
 class _Ordered(set):
     """A node's `_prev` that iterates in a chosen order. A set's order is not the program's to
     choose (it follows the Values' addresses), so a sort that is right for one order only is
-    right by luck: each small graph is checked again with every set's order reversed."""
+    right by luck: the check chooses each set's order itself, and tries several."""
 
     def __init__(self, items: Sequence[Any]) -> None:
         super().__init__(items)
@@ -267,12 +272,24 @@ class _Ordered(set):
         return iter(self.order)
 
 
-def _reverse_sets(root: Any) -> None:
-    """Every `_prev` of the graph that is a set, made to iterate in the reverse of its order."""
-    for node in topo([root]):
+def _order_sets(root: Any, names: dict[int, str], order: int) -> None:
+    """Every `_prev` of the graph that is a set made to iterate in an order that depends on the
+    graph, not on addresses: its inputs sorted by what they compute (order 0), reversed (1), or
+    each set one way or the other as a generator seeded with `order` says (2, 3, ...)."""
+    nodes = topo([root])  # inputs first
+    keys: dict[int, str] = {}
+    for node in nodes:
+        inputs = sorted(keys[id(p)] for p in inputs_of(node))
+        shown = names.get(id(node)) or f"{getattr(node, '_op', '')}({','.join(inputs)})"
+        keys[id(node)] = f"{shown}={getattr(node, 'data', '')!r}"
+    flips = random.Random(order)
+    for node in sorted(nodes, key=lambda n: keys[id(n)]):
         prev = getattr(node, "_prev", None)
         if type(prev) is set and len(prev) > 1:
-            node._prev = _Ordered(list(prev)[::-1])
+            items = sorted(prev, key=lambda p: keys[id(p)])
+            if order == 1 or (order > 1 and flips.random() < 0.5):
+                items.reverse()
+            node._prev = _Ordered(items)
 
 
 def _graph(
@@ -282,16 +299,17 @@ def _graph(
     small: bool,
     result: CheckResult,
     lang: str,
-    reverse: bool = False,
+    sets: int = 0,
 ) -> Problem | None:
-    """The learner's backward() on one graph, step by step, its leaves' grads in the table (with
-    `reverse`, each set of inputs iterated the other way)."""
+    """The learner's backward() on one graph, step by step, its leaves' grads in the table (on a
+    small graph, each set of inputs iterated in the order `sets` chooses)."""
     order: list[Any] = []
     try:
         root, names, leaves = guarded(title, lang, partial(build, V))
-        if reverse:
-            _reverse_sets(root)
-        walk = Walk({id(v): k for k, v in names.items()}, lang)
+        named = {id(v): k for k, v in names.items()}
+        if small:
+            _order_sets(root, named, sets)
+        walk = Walk(named, lang)
         order, calls = record(walk, root)
         guarded("backward()", lang, root.backward)
         problem = analyse(walk, order, calls, root, _reverses(V))

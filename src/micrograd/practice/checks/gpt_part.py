@@ -23,7 +23,16 @@ from typing import Any
 from micrograd import engine
 from micrograd.practice.exercises import Exercise
 from micrograd.practice.gpt_parts import PARTS, REFERENCE, Args, Part
-from micrograd.practice.result import CheckResult, Problem, Row, agree, apart, explanation, fmt
+from micrograd.practice.result import (
+    CheckResult,
+    Problem,
+    Row,
+    agree,
+    apart,
+    explanation,
+    fmt,
+    simpler,
+)
 from micrograd.practice.rules import topo
 from micrograd.practice.sandbox import (
     ENDS_THE_CHECK,
@@ -36,7 +45,6 @@ from micrograd.practice.sandbox import (
 from micrograd.text import text, then
 
 UPSTREAM = (1.0, -2.0, 0.5, 3.0, -1.5)  # the grad each output gets, in turn: none is only 1
-SIMPLER = (0.0, 1.0, -1.0, 2.0, 0.5, -0.5)  # what a number of a failing case is tried as
 
 
 # ------------------------------------------------------------------------------- running a case
@@ -274,20 +282,6 @@ def _step(part: Part, args: Args, found: Outcome, want: Outcome, lang: str) -> s
     raise AssertionError("a failing case with nothing that differs")
 
 
-def _simpler(args: Args, fails: Callable[[Args], bool]) -> Args:
-    """The case with its numbers made simpler, one at a time, while it still fails the same way."""
-    flat = [x for a in args for x in _numbers(a)]
-    for i, x in enumerate(flat):
-        for simple in (*SIMPLER, float(round(x))):
-            if simple == x:
-                break
-            trial = flat[:i] + [simple] + flat[i + 1 :]
-            if fails(_refilled(args, trial)):
-                flat = trial
-                break
-    return _refilled(args, flat)
-
-
 def _refilled(args: Args, numbers: list[float]) -> Args:
     """The case `args` with its numbers, in order, replaced by `numbers`."""
     it = iter(numbers)
@@ -362,7 +356,8 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
             and (_plain(mine) or not _plain(found))
         )
 
-    small = _simpler(args, fails)
+    flat = [x for a in args for x in _numbers(a)]
+    small = _refilled(args, simpler(flat, lambda trial: fails(_refilled(args, trial))))
     found, want = _run(fn, V, part, small, lang), _engine_run(right, part.names, small)
     step = _step(part, small, found, want, lang)
     fitted = part.fit(runs) if part.fit else []

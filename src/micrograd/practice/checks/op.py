@@ -4,17 +4,19 @@ central differences, with the first wrong step of its backward pass in words."""
 
 from __future__ import annotations
 
+import math
 import random
 import types
+import warnings
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from micrograd import engine
 from micrograd.modes import no_grad
 from micrograd.practice.diagnose import Walk
-from micrograd.practice.exercises import Exercise, OpSpec, Point
-from micrograd.practice.result import CheckResult, Problem, Row, close, fmt
+from micrograd.practice.exercises import RANDOM, Exercise, OpSpec, Point
+from micrograd.practice.result import CheckResult, Problem, Row, close, fmt, simpler
 from micrograd.practice.rules import RULES, Known, inputs_of, topo
 from micrograd.practice.sandbox import LearnerError, guarded, value_class
 from micrograd.text import aside, text
@@ -69,26 +71,144 @@ def _where(point: Point, names: Sequence[str]) -> str:
 
 
 def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
-    """Check one op of the learner's Value at random points and edge cases, step by step."""
+    """Check one op of the learner's Value at random points and edge cases, step by step; a
+    failure is told at the simplest numbers where it still fails the same way."""
     spec = ex.op
     assert spec is not None
     V = value_class(ns, lang)
     rng = random.Random(seed)
     names = ["a", "b"][: spec.arity]
     rows = [Row(n) for n in names]
-    first: Problem | None = None
-    for point in spec.points(rng):
+    first: Run | None = None
+    generic: Run | None = None  # the first wrong amount at a random point, and its cause
+    for n, point in enumerate(spec.points(rng)):
         _, grads, numeric = _reference(spec, point)
-        for seeded in (False, True):
-            found, problem = _run_op(spec, V, point, names, rng if seeded else None, lang)
-            first = _plainer(first, problem)
-            if not seeded and found is not None:
+        # run plainly (grads 0, output grad 1), then with grads already there and an upstream
+        # grad that is not 1: `=` for `+=` and a missing `* out.grad` show
+        start = tuple(rng.choice((-1, 1)) * rng.uniform(0.5, 2.0) for _ in range(point.leaves()))
+        upstream = rng.choice((-1, 1)) * rng.uniform(1.5, 2.5)
+        for run in (Run(None, point), Run(None, point, start, upstream)):
+            found, problem = _run_op(spec, V, run, names, lang)
+            if problem is not None:
+                first = _plainer(first, replace(run, problem=problem))
+                told = problem.unexplained or problem.mistake in FROM_NUMBERS
+                if generic is None and n < RANDOM and told:
+                    generic = replace(run, problem=problem)
+            if run.start is None and found is not None:
                 for row, g, e, d in zip(rows, found, grads, numeric):
                     row.add(g, e, d)
-                if first is None:
-                    first = _differs(found, grads, names, point, lang)
+                differs = _differs(found, grads, names, point, lang)
+                if first is None and differs is not None:
+                    first = replace(run, problem=differs)
     result = CheckResult(ex.id, True, seed=seed, lang=lang, rows=rows)
-    return result.fail(first) if first else result
+    if first is None or first.problem is None:
+        return result
+    if generic is not None and first.problem.mistake in FROM_NUMBERS:
+        # a cause told by the numbers predicts the wrong amounts at any point, not at one: where
+        # a random point's step fits none, or another, the cause seen at an edge case was a
+        # coincidence of its numbers (1 - t**2 * out.grad adds the local derivative alone at
+        # t = 0): the random point's is told
+        if generic.problem is not None and generic.problem.mistake != first.problem.mistake:
+            first = generic
+    return result.fail(_simplest(spec, V, names, first, lang))
+
+
+# the mistakes the check tells from a step's numbers alone (the others it sees in the learner's
+# objects: a closure never attached, a cut graph, a raise)
+FROM_NUMBERS = {
+    "assign-not-add",
+    "wrong-local",
+    "wrong-operand",
+    "wrong-upstream",
+    "no-upstream",
+    "input-output-swapped",
+    "value-as-slope",
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run of the op: at which point, from which start (the inputs' grads before it and the
+    upstream grad; None: grads 0 and upstream 1), and, once run, what it found wrong."""
+
+    problem: Problem | None
+    point: Point
+    start: tuple[float, ...] | None = None
+    upstream: float = 1.0
+
+    def again(self, spec: OpSpec, V: Any, names: list[str], lang: str) -> Problem | None:
+        """The problem the same run finds now (None: it passes)."""
+        found, problem = _run_op(spec, V, self, names, lang)
+        if problem is None and found is not None:
+            return _differs(found, _reference(spec, self.point)[1], names, self.point, lang)
+        return problem
+
+
+def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -> Problem:
+    """The failure told at the simplest numbers (0, 1, -1, 2, ...: the inputs, their grads
+    before the step, the upstream grad; grads 0 and upstream 1 where those show it) and the
+    plainest power (2, then 3) where the op still fails with the same mistake, still plain to
+    see, and the engine's numbers are finite there. A plain number beside a Value is kept:
+    `a + 2` is already plain."""
+    was = failure.problem
+    assert was is not None
+    told: dict[Run, Problem] = {}
+
+    def fails(trial: Run) -> bool:
+        if trial.upstream == 0 or 0 in (trial.start or ()):  # they hide the step's mistake
+            return False
+        with warnings.catch_warnings():  # a negative base to a fractional power: nan, no case
+            warnings.simplefilter("ignore")
+            try:
+                out, grads, _ = _reference(spec, trial.point)
+            except (ArithmeticError, ValueError, TypeError):
+                return False
+        if not all(isinstance(x, float) and math.isfinite(x) for x in (out, *grads)):
+            return False
+        problem = trial.again(spec, V, names, lang)
+        if (
+            problem is not None
+            and problem.mistake == was.mistake
+            and problem.gap >= min(was.gap, 0.01)  # still plain to see, if not as far off
+            and (math.isfinite(problem.gap) or not math.isfinite(was.gap))
+        ):
+            told[trial] = problem  # as it was seen: a learner's set of children has no order
+            return True
+        return False
+
+    plain = replace(failure, start=None, upstream=1.0)
+    if failure.start is not None and fails(plain):  # grads 0 and upstream 1 show it as well
+        failure = plain
+    point = failure.point
+    if point.k_used:
+        for k in (2.0, 3.0):
+            if k == point.k:
+                break
+            if fails(replace(failure, point=replace(point, k=k))):
+                point = replace(point, k=k)
+                break
+    free = [i for i in range(len(point.args)) if i != point.number]
+    start = list(failure.start or ())
+
+    def moved(numbers: list[float]) -> Run:
+        args = list(point.args)
+        for i, x in zip(free, numbers):
+            args[i] = x
+        rest = numbers[len(free) :]
+        if failure.start is None:
+            return replace(failure, point=replace(point, args=tuple(args)))
+        return replace(
+            failure,
+            point=replace(point, args=tuple(args)),
+            start=tuple(rest[: len(start)]),
+            upstream=rest[len(start)],
+        )
+
+    numbers = [point.args[i] for i in free]
+    if failure.start is not None:
+        numbers += [*start, failure.upstream]
+    small = moved(simpler(numbers, lambda ns: fails(moved(ns))))
+    return told.get(small, was)
 
 
 # what the reference's reflected methods return: `2 - a` is asked of a as a.__rsub__(2)
@@ -131,16 +251,17 @@ def _depending(leaves: Sequence[Any], outs: Sequence[Any]) -> set[int]:
     return found
 
 
-def _plainer(first: Problem | None, other: Problem | None) -> Problem | None:
+def _plainer(first: Run | None, other: Run) -> Run:
     """Of the first failing point and another, the one where the same mistake shows far more
     (1 - x**2 for 1 - t**2 differs in the sixth digit near 0, visibly at 1.5), or where a cause
     was found when the first told none (it raised at a negative base, its rule shows at 2)."""
-    if first is None or other is None:
-        return first or other
-    if first.mistake == "other" and other.mistake != "other":  # a cause found on evidence
+    if first is None:
         return other
-    plainer = other.mistake == first.mistake and other.gap > 100 * first.gap
-    return other if plainer else first
+    a, b = first.problem, other.problem
+    assert a is not None and b is not None
+    if a.mistake == "other" and b.mistake != "other":  # a cause found on evidence
+        return other
+    return other if b.mistake == a.mistake and b.gap > 100 * a.gap else first
 
 
 def _differs(
@@ -151,15 +272,17 @@ def _differs(
         if not close(g, e, rel=1e-6, abs_=1e-9):
             where = _where(point, names)
             fields = {"input": name, "found": fmt(g), "expected": fmt(e), "where": where}
-            return Problem("other", text("practice.grad_differs", lang, **fields))
+            step = text("practice.grad_differs", lang, **fields)
+            return Problem("other", step, unexplained=True)
     return None
 
 
 def _run_op(
-    spec: OpSpec, V: Any, point: Point, names: list[str], rng: random.Random | None, lang: str
+    spec: OpSpec, V: Any, run: Run, names: list[str], lang: str
 ) -> tuple[list[float] | None, Problem | None]:
-    """One run of the learner's op at `point`: plain (grads 0, output grad 1), or seeded (grads
-    already there, a random output grad: `=` for `+=` and a missing `* out.grad` show)."""
+    """One run of the learner's op at the run's point, from its start: the inputs' grads (the
+    amounts each gained, per unit of upstream grad) or the first wrong step."""
+    point = run.point
     what = spec.shown(names, point)
     xs = [point.args[1 - point.number]] if point.number is not None else point.args
     try:
@@ -198,12 +321,10 @@ def _run_op(
                 "wrong-forward", text("practice.out_differs", lang, what=what, **fields)
             )
             return None, walk.forward(topo(outs)) or differs
-        seeds = [1.0] * len(outs)
-        shifts = [0.0] * len(leaves)
-        if rng is not None:  # grads already there, and an upstream grad that is not 1
-            shifts = [rng.choice((-1, 1)) * rng.uniform(0.5, 2.0) for _ in leaves]
-            seeds = [rng.choice((-1, 1)) * rng.uniform(1.5, 2.5)] * len(outs)
-            for leaf, s in zip(leaves, shifts):
+        seeds = [run.upstream] * len(outs)
+        shifts = list(run.start or [0.0] * len(leaves))
+        for leaf, s in zip(leaves, shifts):
+            if run.start is not None:
                 leaf.grad = s
         node = f"({what})" if " " in what else what  # as the walk names it: (a * b), tanh(a)
         try:
