@@ -336,6 +336,9 @@ class Walk:
         if close(found, alone * abs(g)) and close(added, alone * abs(other)):
             because = text("practice.upstream_sign", self.lang, **fields)
             return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+        if not close(alone, 0) and close(found * g, alone) and close(added * other, alone):
+            because = text("practice.upstream_divides", self.lang, **fields)  # 1 / (x * out.grad)
+            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
         part = _part(found, added, g, other, before, again) if again is not None else None
         if part is not None:  # 1 - t**2 * out.grad: out.grad multiplies a part of it only
             sign = "-" if part[1] < 0 else "+"

@@ -356,6 +356,8 @@ CATALOG: dict[str, str] = {
     "practice.upstream_sign": "with an upstream grad of {other} it adds the same size with the "
     "wrong sign: the closure takes out.grad's size but drops its sign (abs?)",
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
+    "practice.upstream_divides": "with an upstream grad of {other} it adds the local derivative "
+    "divided by it: the closure divides by out.grad where the chain rule multiplies",
     "practice.held_before": "`{input}.grad` held {before} before",
     "practice.upstream_part": "with other upstream grads it adds {part} {sign} {slope} x the "
     "upstream grad: {part} of it does not grow with the upstream grad. The chain rule multiplies "

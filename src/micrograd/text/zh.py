@@ -320,6 +320,8 @@ CATALOG: dict[str, str] = {
     "应当乘 out.grad",
     "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
     "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
+    "practice.upstream_divides": "上游梯度换成 {other} 时它加的是局部偏导除以它：闭包除以了 out.grad，"
+    "链式法则是乘以它",
     "practice.held_before": "`{input}.grad` 原来是 {before}",
     "practice.upstream_part": "换用别的上游梯度时它加的是 {part} {sign} {slope} x 上游梯度：其中 {part} "
     "不随上游梯度变化。链式法则要把整个局部偏导 {local} 乘以 out.grad：`(局部偏导) * out.grad`"

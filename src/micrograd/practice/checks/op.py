@@ -170,6 +170,7 @@ def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -
             problem is not None
             and problem.mistake == was.mistake
             and problem.gap >= min(was.gap, 0.01)  # still plain to see, if not as far off
+            and (was.gap > 0 or problem.gap == 0)  # a raise, or a wrong amount, as it was
             and (math.isfinite(problem.gap) or not math.isfinite(was.gap))
         ):
             told[trial] = problem  # as it was seen: a learner's set of children has no order
@@ -336,4 +337,6 @@ def _run_op(
             return None, replace(problem, step=step)
         return [(leaf.grad - s) / seeds[0] for leaf, s in zip(leaves, shifts)], None
     except LearnerError as e:
-        return None, e.problem
+        if e.problem.mistake != "other":  # named whatever the numbers (not written, too long)
+            return None, e.problem
+        return None, replace(e.problem, step=aside(e.problem.step, _where(point, names), lang))
