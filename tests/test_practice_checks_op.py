@@ -24,6 +24,27 @@ SUB_AS_OP = """        other = other if isinstance(other, Value) else Value(othe
 
 OP_MISTAKES = [
     # (exercise, old, new, mistake, words in the first wrong step)
+    (  # out.grad where it divides: right only for an upstream grad of 1
+        "op-log",
+        "self.grad += (1 / self.data) * out.grad",
+        "self.grad += 1 / (self.data * out.grad)",
+        "wrong-upstream",
+        ["divides by out.grad where the chain rule multiplies"],
+    ),
+    (  # 1 - t**2 * out.grad: the local derivative is 1 at t = 0, which is no proof of a cause
+        "op-tanh",
+        "self.grad += (1 - t**2) * out.grad",
+        "self.grad += 1 - t**2 * out.grad",
+        "wrong-upstream",
+        ["1 of it does not grow with the upstream grad", "brackets missing?"],
+    ),
+    (  # a raise is told at the simplest point where it raises
+        "op-mul",
+        "self.grad += other.data * out.grad",
+        "self.grad += out.data / self.data * out.grad",
+        "other",
+        ["raised ZeroDivisionError", "(a = 0, b = 0)"],
+    ),
     (
         "op-add",
         "self.grad += 1.0 * out.grad",
