@@ -278,18 +278,26 @@ def _order_sets(root: Any, names: dict[int, str], order: int) -> None:
     each set one way or the other as a generator seeded with `order` says (2, 3, ...)."""
     nodes = topo([root])  # inputs first
     keys: dict[int, str] = {}
-    for node in nodes:
-        inputs = sorted(keys[id(p)] for p in inputs_of(node))
+    for node in nodes:  # an input not yet keyed is one of a cycle: it sorts first
+        inputs = sorted(keys.get(id(p), "") for p in inputs_of(node))
         shown = names.get(id(node)) or f"{getattr(node, '_op', '')}({','.join(inputs)})"
-        keys[id(node)] = f"{shown}={getattr(node, 'data', '')!r}"
+        keys[id(node)] = f"{shown}={_shown(getattr(node, 'data', ''))}"
     flips = random.Random(order)
     for node in sorted(nodes, key=lambda n: keys[id(n)]):
         prev = getattr(node, "_prev", None)
         if type(prev) is set and len(prev) > 1:
-            items = sorted(prev, key=lambda p: keys[id(p)])
+            items = sorted(prev, key=lambda p: keys.get(id(p), ""))
             if order == 1 or (order > 1 and flips.random() < 0.5):
                 items.reverse()
             node._prev = _Ordered(items)
+
+
+def _shown(data: Any) -> str:
+    """repr(data), or "?" where the learner's object cannot say it."""
+    try:
+        return repr(data)
+    except Exception:  # noqa: BLE001 - a learner's __repr__ may raise anything
+        return "?"
 
 
 def _graph(
