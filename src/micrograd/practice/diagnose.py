@@ -255,10 +255,14 @@ class Walk:
             j = next(j for j in others if close(found, expected + local[j] * upstream))
             other = self.label(known.operands[j])
             because = text("practice.other_share", self.lang, input=name, other=other)
-            return Problem("other", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "other", joined([words, because], self.lang), gap=gap, cause="practice.other_share"
+            )
         if not overwritten and len(positions) > 1 and any(close(found, s) for s in shares):
             because = text("practice.one_share", self.lang, input=name, n=len(positions))
-            return Problem("other", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "other", joined([words, because], self.lang), gap=gap, cause="practice.one_share"
+            )
         if overwritten:
             total = fmt(_sum(before, expected))
             share = fmt(expected) if expected >= 0 else f"({fmt(expected)})"
@@ -287,11 +291,16 @@ class Walk:
                     key = "practice.operand_own" if own else "practice.operand_binary"
                     mistake = "wrong-operand"
                 because = text(key, self.lang, input=name, found=signed(found))
-                return Problem(mistake, joined([words, because], self.lang), gap=gap)
+                return Problem(mistake, joined([words, because], self.lang), gap=gap, cause=key)
         alone = sum(local[i] for i in positions)
         if not close(upstream, 1) and close(found, alone):
             because = text("practice.no_upstream", self.lang)
-            return Problem("no-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "no-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause="practice.no_upstream",
+            )
         read = [
             g
             for g in grads
@@ -299,7 +308,12 @@ class Walk:
         ]
         if read and not close(alone, 0):
             because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
-            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "wrong-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause="practice.wrong_upstream",
+            )
         return self._probed(words, found, upstream, alone, node, before, again, gap)
 
     def _probed(
@@ -326,25 +340,55 @@ class Walk:
         fields = {"node": self.label(node), "found": signed(found), "other": fmt(other)}
         if close(found, 0) and close(added, 0):  # nothing, whatever the upstream: no cause told
             because = text("practice.adds_nothing", self.lang, **fields)
-            return Problem("other", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "other", joined([words, because], self.lang), gap=gap, cause="practice.adds_nothing"
+            )
         if not close(g, 0) and close(added / other, found / g, rel=1e-6):
+            if close(found, -alone * g):  # the right size: its sign alone is wrong (abs()?)
+                because = text("practice.local_sign", self.lang)
+                return Problem(
+                    "wrong-local",
+                    joined([words, because], self.lang),
+                    gap=gap,
+                    cause="practice.local_sign",
+                )
             return Problem("wrong-local", words, gap=gap)  # in proportion: the factor is wrong
         if close(added, found, rel=1e-9, abs_=1e-12) and not close(found, alone * g):
             key = "practice.reads_out_data" if close(found, alone * _float(node.data)) else ""
             because = text(key or "practice.upstream_unread", self.lang, **fields)
-            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "wrong-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause=key or "practice.upstream_unread",
+            )
         if close(found, alone * abs(g)) and close(added, alone * abs(other)):
             because = text("practice.upstream_sign", self.lang, **fields)
-            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "wrong-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause="practice.upstream_sign",
+            )
         if not close(alone, 0) and close(found * g, alone) and close(added * other, alone):
             because = text("practice.upstream_divides", self.lang, **fields)  # 1 / (x * out.grad)
-            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "wrong-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause="practice.upstream_divides",
+            )
         part = _part(found, added, g, other, before, again) if again is not None else None
         if part is not None:  # 1 - t**2 * out.grad: out.grad multiplies a part of it only
             sign = "-" if part[1] < 0 else "+"
             fields.update(part=fmt(part[0]), sign=sign, slope=fmt(abs(part[1])), local=fmt(alone))
             because = text("practice.upstream_part", self.lang, **fields)
-            return Problem("wrong-upstream", joined([words, because], self.lang), gap=gap)
+            return Problem(
+                "wrong-upstream",
+                joined([words, because], self.lang),
+                gap=gap,
+                cause="practice.upstream_part",
+            )
         return Problem("other", words, gap=gap, unexplained=True)
 
 

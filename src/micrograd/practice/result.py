@@ -81,6 +81,7 @@ class Problem:
     # a wrong amount that no cause fits, not even "adds nothing": evidence against a cause
     # named elsewhere, whose prediction it breaks
     unexplained: bool = False
+    cause: str = ""  # the catalog key of the cause the step names, if it names one
 
 
 def close(x: Any, y: Any, rel: float = 1e-7, abs_: float = 1e-12) -> bool:

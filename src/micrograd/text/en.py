@@ -357,12 +357,15 @@ CATALOG: dict[str, str] = {
     "wrong sign: the closure takes out.grad's size but drops its sign (abs?)",
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
     "practice.upstream_divides": "with an upstream grad of {other} it adds the local derivative "
-    "divided by it: the closure divides by out.grad where the chain rule multiplies",
+    "divided by {other}: the closure divides by out.grad where the chain rule multiplies",
+    "practice.local_sign": "that is the local derivative with its sign turned: the size is "
+    "right, the sign is not (a minus sign lost or added, or an abs() that drops an input's "
+    "sign?)",
     "practice.held_before": "`{input}.grad` held {before} before",
-    "practice.upstream_part": "with other upstream grads it adds {part} {sign} {slope} x the "
-    "upstream grad: {part} of it does not grow with the upstream grad. The chain rule multiplies "
-    "the whole local derivative, {local}, by out.grad: `(local derivative) * out.grad` "
-    "(brackets missing?)",
+    "practice.upstream_part": "with other upstream grads it adds `{part} {sign} {slope} * "
+    "out.grad`: {part} of it does not grow with the upstream grad. The chain rule multiplies the "
+    "whole local derivative, {local}, by out.grad: `(local derivative) * out.grad` (brackets "
+    "missing?)",
     "practice.one_share": "`{input}` is {n} of this node's operands, so it gets {n} shares, "
     "one for each; it got one",
     "practice.other_share": "that is its own share and {other}'s: a line meant for {other} adds "
@@ -372,8 +375,8 @@ CATALOG: dict[str, str] = {
     "practice.step_wrong": "`{input}.grad` got {found} from `{node}._backward()` (upstream grad "
     "{upstream}); expected {expected}: {why}",
     "practice.assign": "`{input}.grad` became {after} after `{node}._backward()`; expected "
-    "{before} + {expected} = {total}: the closure sets the grad with = instead of adding with +=, "
-    "so what `{input}.grad` held before is lost",
+    "{before} + {expected} = {total} (what it held, plus this step's share): the closure sets the "
+    "grad with = instead of adding with +=, so what `{input}.grad` held before is lost",
     "practice.not_attached": "`{node}._backward()` is still the do-nothing default, so "
     "`{input}.grad` got nothing from it; expected {expected}: the closure is written but never "
     "attached (`out._backward = _backward` is missing)",

@@ -320,10 +320,12 @@ CATALOG: dict[str, str] = {
     "应当乘 out.grad",
     "practice.upstream_sign": "上游梯度换成 {other} 时它加的大小对、符号错：闭包只取了 out.grad 的大小，丢掉了它的符号（abs？）",
     "practice.adds_nothing": "上游梯度换成 {other} 时它同样什么也没加",
-    "practice.upstream_divides": "上游梯度换成 {other} 时它加的是局部偏导除以它：闭包除以了 out.grad，"
-    "链式法则是乘以它",
+    "practice.upstream_divides": "上游梯度换成 {other} 时它加的是局部偏导除以 {other}：闭包除以了 "
+    "out.grad，链式法则是乘以 out.grad",
+    "practice.local_sign": "这是符号反了的局部偏导：大小对，符号错（是不是少了或多了一个负号，或用 abs() "
+    "丢掉了输入自己的符号？）",
     "practice.held_before": "`{input}.grad` 原来是 {before}",
-    "practice.upstream_part": "换用别的上游梯度时它加的是 {part} {sign} {slope} x 上游梯度：其中 {part} "
+    "practice.upstream_part": "换用别的上游梯度时它加的是 `{part} {sign} {slope} * out.grad`：其中 {part} "
     "不随上游梯度变化。链式法则要把整个局部偏导 {local} 乘以 out.grad：`(局部偏导) * out.grad`"
     "（少了括号？）",
     "practice.one_share": "`{input}` 是这个节点的 {n} 个操作数，所以要得到 {n} 份梯度，每个一份；它只得到了一份",
@@ -334,7 +336,8 @@ CATALOG: dict[str, str] = {
     "practice.step_wrong": "`{node}._backward()`（上游梯度 {upstream}）给 `{input}.grad` 加了 "
     "{found}；应当加 {expected}：{why}",
     "practice.assign": "`{node}._backward()` 之后 `{input}.grad` 变成了 {after}；应当是 {before} "
-    "+ {expected} = {total}：闭包用 = 覆盖了梯度，没有用 += 累加，`{input}.grad` 原来的值丢失了",
+    "+ {expected} = {total}（原来的值加上这一步的一份）：闭包用 = 覆盖了梯度，没有用 += 累加，"
+    "`{input}.grad` 原来的值丢失了",
     "practice.not_attached": "`{node}._backward()` 还是默认的空函数，所以 `{input}.grad` 什么也没"
     "得到；应当加 {expected}：闭包写了却没有挂上（缺少 `out._backward = _backward`）",
     "practice.operand_binary": "这正是用另一个操作数的数值算出来的：闭包读错了操作数",

@@ -108,7 +108,11 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         # a random point's step fits none, or another, the cause seen at an edge case was a
         # coincidence of its numbers (1 - t**2 * out.grad adds the local derivative alone at
         # t = 0): the random point's is told
-        if generic.problem is not None and generic.problem.mistake != first.problem.mistake:
+        said = generic.problem
+        if said is not None and (said.mistake, said.cause) != (
+            first.problem.mistake,
+            first.problem.cause,
+        ):
             first = generic
     return result.fail(_simplest(spec, V, names, first, lang))
 
@@ -147,8 +151,9 @@ class Run:
 def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -> Problem:
     """The failure told at the simplest numbers (0, 1, -1, 2, ...: the inputs, their grads
     before the step, the upstream grad; grads 0 and upstream 1 where those show it) and the
-    plainest power (2, then 3) where the op still fails with the same mistake, still plain to
-    see, and the engine's numbers are finite there. A plain number beside a Value is kept:
+    plainest power (2, then 3) where the op still fails with the same mistake and cause (one
+    seen only at simple numbers is a coincidence of them), still plain to see, and the
+    engine's numbers are finite there. A plain number beside a Value is kept:
     `a + 2` is already plain."""
     was = failure.problem
     assert was is not None
@@ -168,7 +173,7 @@ def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -
         problem = trial.again(spec, V, names, lang)
         if (
             problem is not None
-            and problem.mistake == was.mistake
+            and (problem.mistake, problem.cause) == (was.mistake, was.cause)
             and problem.gap >= min(was.gap, 0.01)  # still plain to see, if not as far off
             and (was.gap > 0 or problem.gap == 0)  # a raise, or a wrong amount, as it was
             and (math.isfinite(problem.gap) or not math.isfinite(was.gap))
