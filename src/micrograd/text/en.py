@@ -358,7 +358,7 @@ CATALOG: dict[str, str] = {
     "practice.adds_nothing": "with an upstream grad of {other} it adds nothing either",
     "practice.upstream_divides": "with an upstream grad of {other} it adds the local derivative "
     "divided by {other}: the closure divides by out.grad where the chain rule multiplies",
-    "practice.local_sign": "that is the local derivative with its sign turned: the size is "
+    "practice.local_sign": "that is the local derivative with its sign flipped: the size is "
     "right, the sign is not (a minus sign lost or added, or an abs() that drops an input's "
     "sign?)",
     "practice.held_before": "`{input}.grad` held {before} before",
