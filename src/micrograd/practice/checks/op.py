@@ -108,11 +108,7 @@ def check(ex: Exercise, ns: Any, seed: int, lang: str) -> CheckResult:
         # a random point's step fits none, or another, the cause seen at an edge case was a
         # coincidence of its numbers (1 - t**2 * out.grad adds the local derivative alone at
         # t = 0): the random point's is told
-        said = generic.problem
-        if said is not None and (said.mistake, said.cause) != (
-            first.problem.mistake,
-            first.problem.cause,
-        ):
+        if generic.problem is not None and _said(generic.problem) != _said(first.problem):
             first = generic
     return result.fail(_simplest(spec, V, names, first, lang))
 
@@ -128,6 +124,11 @@ FROM_NUMBERS = {
     "input-output-swapped",
     "value-as-slope",
 }
+
+
+def _said(problem: Problem) -> tuple[str, str]:
+    """What a verdict says went wrong: its mistake, and the cause it names (if it names one)."""
+    return problem.mistake, problem.cause
 
 
 @dataclass(frozen=True)
@@ -153,8 +154,8 @@ def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -
     before the step, the upstream grad; grads 0 and upstream 1 where those show it) and the
     plainest power (2, then 3) where the op still fails with the same mistake and cause (one
     seen only at simple numbers is a coincidence of them), still plain to see, and the
-    engine's numbers are finite there. A plain number beside a Value is kept:
-    `a + 2` is already plain."""
+    engine's numbers are finite there. A plain number beside a Value is kept: `a + 2` is
+    already plain."""
     was = failure.problem
     assert was is not None
     told: dict[Run, Problem] = {}
@@ -173,7 +174,7 @@ def _simplest(spec: OpSpec, V: Any, names: list[str], failure: Run, lang: str) -
         problem = trial.again(spec, V, names, lang)
         if (
             problem is not None
-            and (problem.mistake, problem.cause) == (was.mistake, was.cause)
+            and _said(problem) == _said(was)
             and problem.gap >= min(was.gap, 0.01)  # still plain to see, if not as far off
             and (was.gap > 0 or problem.gap == 0)  # a raise, or a wrong amount, as it was
             and (math.isfinite(problem.gap) or not math.isfinite(was.gap))
