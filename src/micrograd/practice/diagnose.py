@@ -151,6 +151,12 @@ class Walk:
             node, known, operands, before, [p.grad for p in ins], upstream, not_attached
         )
 
+    def told(self, mistake: str, words: str, key: str, gap: float, **fields: Any) -> Problem:
+        """The step in words, then the cause that explains it (the catalog's `key`, which the
+        Problem keeps: a shrunk case must still be told by it)."""
+        because = text(key, self.lang, **fields)
+        return Problem(mistake, joined([words, because], self.lang), gap=gap, cause=key)
+
     def called_closure(self, node: Any, found: Any) -> Problem:
         """`out._backward = _backward()`: the closure was called (it returned None), not attached."""
         fields = {"node": self.label(node), "kind": type(found).__name__}
@@ -254,14 +260,10 @@ class Walk:
         if others and any(close(found, expected + local[j] * upstream) for j in others):
             j = next(j for j in others if close(found, expected + local[j] * upstream))
             other = self.label(known.operands[j])
-            because = text("practice.other_share", self.lang, input=name, other=other)
-            return Problem(
-                "other", joined([words, because], self.lang), gap=gap, cause="practice.other_share"
-            )
+            return self.told("other", words, "practice.other_share", gap, input=name, other=other)
         if not overwritten and len(positions) > 1 and any(close(found, s) for s in shares):
-            because = text("practice.one_share", self.lang, input=name, n=len(positions))
-            return Problem(
-                "other", joined([words, because], self.lang), gap=gap, cause="practice.one_share"
+            return self.told(
+                "other", words, "practice.one_share", gap, input=name, n=len(positions)
             )
         if overwritten:
             total = fmt(_sum(before, expected))
@@ -290,29 +292,23 @@ class Walk:
                     own = known.rule.op == "*" and len(positions) == 1
                     key = "practice.operand_own" if own else "practice.operand_binary"
                     mistake = "wrong-operand"
-                because = text(key, self.lang, input=name, found=signed(found))
-                return Problem(mistake, joined([words, because], self.lang), gap=gap, cause=key)
+                return self.told(mistake, words, key, gap, input=name, found=signed(found))
         alone = sum(local[i] for i in positions)
         if not close(upstream, 1) and close(found, alone):
-            because = text("practice.no_upstream", self.lang)
-            return Problem(
-                "no-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause="practice.no_upstream",
-            )
+            return self.told("no-upstream", words, "practice.no_upstream", gap)
         read = [
             g
             for g in grads
             if not close(g, upstream) and not close(g, 0) and close(found, alone * _float(g))
         ]
         if read and not close(alone, 0):
-            because = text("practice.wrong_upstream", self.lang, node=node_name, grad=fmt(read[0]))
-            return Problem(
+            return self.told(
                 "wrong-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause="practice.wrong_upstream",
+                words,
+                "practice.wrong_upstream",
+                gap,
+                node=node_name,
+                grad=fmt(read[0]),
             )
         return self._probed(words, found, upstream, alone, node, before, again, gap)
 
@@ -339,56 +335,26 @@ class Walk:
         g = _float(upstream)
         fields = {"node": self.label(node), "found": signed(found), "other": fmt(other)}
         if close(found, 0) and close(added, 0):  # nothing, whatever the upstream: no cause told
-            because = text("practice.adds_nothing", self.lang, **fields)
-            return Problem(
-                "other", joined([words, because], self.lang), gap=gap, cause="practice.adds_nothing"
-            )
+            return self.told("other", words, "practice.adds_nothing", gap, **fields)
         if not close(g, 0) and close(added / other, found / g, rel=1e-6):
             if close(found, -alone * g):  # the right size: its sign alone is wrong (abs()?)
-                because = text("practice.local_sign", self.lang)
-                return Problem(
-                    "wrong-local",
-                    joined([words, because], self.lang),
-                    gap=gap,
-                    cause="practice.local_sign",
-                )
+                return self.told("wrong-local", words, "practice.local_sign", gap)
             return Problem("wrong-local", words, gap=gap)  # in proportion: the factor is wrong
         if close(added, found, rel=1e-9, abs_=1e-12) and not close(found, alone * g):
             key = "practice.reads_out_data" if close(found, alone * _float(node.data)) else ""
-            because = text(key or "practice.upstream_unread", self.lang, **fields)
-            return Problem(
-                "wrong-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause=key or "practice.upstream_unread",
+            return self.told(
+                "wrong-upstream", words, key or "practice.upstream_unread", gap, **fields
             )
         if close(found, alone * abs(g)) and close(added, alone * abs(other)):
-            because = text("practice.upstream_sign", self.lang, **fields)
-            return Problem(
-                "wrong-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause="practice.upstream_sign",
-            )
+            return self.told("wrong-upstream", words, "practice.upstream_sign", gap, **fields)
         if not close(alone, 0) and close(found * g, alone) and close(added * other, alone):
-            because = text("practice.upstream_divides", self.lang, **fields)  # 1 / (x * out.grad)
-            return Problem(
-                "wrong-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause="practice.upstream_divides",
-            )
+            # 1 / (x * out.grad): what it adds is the local derivative over the upstream grad
+            return self.told("wrong-upstream", words, "practice.upstream_divides", gap, **fields)
         part = _part(found, added, g, other, before, again) if again is not None else None
         if part is not None:  # 1 - t**2 * out.grad: out.grad multiplies a part of it only
             sign = "-" if part[1] < 0 else "+"
             fields.update(part=fmt(part[0]), sign=sign, slope=fmt(abs(part[1])), local=fmt(alone))
-            because = text("practice.upstream_part", self.lang, **fields)
-            return Problem(
-                "wrong-upstream",
-                joined([words, because], self.lang),
-                gap=gap,
-                cause="practice.upstream_part",
-            )
+            return self.told("wrong-upstream", words, "practice.upstream_part", gap, **fields)
         return Problem("other", words, gap=gap, unexplained=True)
 
 
