@@ -205,6 +205,28 @@ def _add_sample_command(sub: Any, lang: str) -> None:
     p.set_defaults(run=gpt_commands.sample_command)
 
 
+def _add_bridge_command(sub: Any, lang: str) -> None:
+    """Add `bridge`: which scalar operations of a model became which array operation."""
+    p = _command(
+        sub, "bridge", lang, help=say("bridge.help", lang), description=say("bridge.about", lang)
+    )
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--model", metavar="FILE", help=say("bridge.help_model", lang))
+    which.add_argument("--digits", action="store_true", help=say("bridge.help_digits", lang))
+    which.add_argument("--gpt", action="store_true", help=say("bridge.help_gpt", lang))
+    p.add_argument(
+        "--hidden", type=_hidden(lang), default=None, help=say("bridge.help_hidden", lang)
+    )
+    p.add_argument(
+        "--length",
+        type=_number(int, 0, strict=True, lang=lang),
+        default=4,
+        help=say("bridge.help_length", lang),
+    )
+    p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))
+    p.set_defaults(run=commands.bridge_command)
+
+
 def _add_expression_commands(sub: Any, lang: str) -> None:
     """Add `graph` and `explain` to the `micrograd` command, their help in `lang`."""
     common = argparse.ArgumentParser(add_help=False)
@@ -365,6 +387,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
         _add_training_options(p, demo=name == "demo", lang=lang)
         p.set_defaults(run=_train)
     _add_sample_command(sub, lang)
+    _add_bridge_command(sub, lang)
     _add_expression_commands(sub, lang)
     pg = _command(
         sub,

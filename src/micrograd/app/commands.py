@@ -352,3 +352,35 @@ def playground_command(args: argparse.Namespace) -> int:
     from micrograd.app.playground import serve  # numpy and the server only for this command
 
     return serve(args.port, open_browser=not args.no_browser, lang=args.lang)
+
+
+def bridge_command(args: argparse.Namespace) -> int:
+    """`micrograd bridge`: the array operations of the demo's model, the digits model, a GPT or
+    a saved model, one line each (micrograd.teach.bridge)."""
+    from micrograd.gpt import GPT
+    from micrograd.io import load, load_gpt
+    from micrograd.nn import MLP
+    from micrograd.teach import bridge
+
+    lang = language(args.lang)
+    model: MLP | GPT
+    if args.model:  # a model.json, or else a gpt.json
+        try:
+            model = load(args.model)
+        except ValueError as not_mlp:
+            try:
+                model, _ = load_gpt(args.model)
+            except ValueError:
+                raise not_mlp from None
+    elif args.gpt:
+        model = GPT(vocab_size=27)  # microgpt's sizes; the names' 26 letters and BOS
+    else:
+        kind = "images" if args.digits else "points"
+        hidden = args.hidden or DEFAULTS[kind]["hidden"]
+        model = MLP(64, [*hidden, 10]) if args.digits else MLP(2, [*hidden, 1])
+    if isinstance(model, GPT):
+        shown = bridge.of_gpt(model, min(args.length, model.block_size))
+    else:
+        shown = bridge.of_classifier(model)
+    print(shown.text(lang))
+    return 0

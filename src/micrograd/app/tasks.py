@@ -249,11 +249,11 @@ class CompiledStep:
             inputs = (length + 1) * self.model.vocab_size + length
             example = self.row([self.model.vocab_size - 1] * 2, length)
             self.programs[length, kind] = self.backend.compile(
-                self._function(length, kind), self.params, inputs, example
+                self.function(length, kind), self.params, inputs, example
             )
         return self.programs[length, kind]
 
-    def _function(self, length: int, kind: str) -> Callable[..., Value | list[Value]]:
+    def function(self, length: int, kind: str) -> Callable[..., Value | list[Value]]:
         """The loss of `length` positions, or their logits one position after another, as a
         function of one-hot rows and position weights."""
         model, vocab = self.model, self.model.vocab_size

@@ -1265,4 +1265,24 @@ CATALOG: dict[str, str] = {
     "1).",
     "practice.gpt.loop_over_tokens": "These are the numbers of the losses' sum divided by the "
     "number of tokens: there is one loss per position, len(tokens) - 1 of them.",
+    # ---- the bridge from scalars to tensors (micrograd.teach.bridge, micrograd bridge)
+    "bridge.head": "{nodes} scalar nodes of the traced graph become {ops} array operations "
+    "({matmuls} of them matrix products), batch first: B rows at once.",
+    "bridge.leaves": "Tensors the graph reads:",
+    "bridge.ops": "Array operations, in order (each reads only those above it):",
+    "bridge.params": "parameters {about}",
+    "bridge.inputs": "inputs {about} of each row",
+    "bridge.consts": "constants {about}",
+    "bridge.line": "scalar nodes: {count} ({ops})",
+    "bridge.line_units": "scalar nodes: {count} ({ops}) of {units}",
+    "bridge.unused": "{count} scalar nodes that no output needs are traced but not computed.",
+    "bridge.help": "show which scalar operations of a model became which array operation",
+    "bridge.about": "Trace one training step of a model on Values and print the array "
+    "operations the numpy replay runs instead, one line each in PyTorch's notation (a batch of "
+    "B rows), with the shape and the scalar nodes each stands for. By default the demo's model.",
+    "bridge.help_model": "a saved model (model.json, or gpt.json from train --data names)",
+    "bridge.help_digits": "the digits model: MLP(64, [hidden..., 10]), softmax cross-entropy",
+    "bridge.help_gpt": "microgpt's GPT (the names' 27 tokens, its default sizes)",
+    "bridge.help_hidden": "hidden widths of the MLP, e.g. 4,3 (default: the demo's)",
+    "bridge.help_length": "positions of the GPT's step (default: %(default)s)",
 }

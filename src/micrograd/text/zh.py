@@ -1134,4 +1134,23 @@ CATALOG: dict[str, str] = {
     "个，n = min(block_size, len(tokens) - 1)。",
     "practice.gpt.loop_over_tokens": "这正是损失之和除以词元个数的结果：每个位置一个损失，一共 "
     "len(tokens) - 1 个。",
+    # ---- 从标量到张量 (micrograd.teach.bridge, micrograd bridge)
+    "bridge.head": "追踪到的计算图有 {nodes} 个标量节点，合并成 {ops} 个数组运算"
+    "（其中 {matmuls} 个是矩阵乘法）；批次在前：一次算 B 行。",
+    "bridge.leaves": "计算图读取的张量：",
+    "bridge.ops": "数组运算，按顺序（每个只读取它上面的）：",
+    "bridge.params": "参数 {about}",
+    "bridge.inputs": "每行的输入 {about}",
+    "bridge.consts": "常数 {about}",
+    "bridge.line": "标量节点 {count} 个（{ops}）",
+    "bridge.line_units": "标量节点 {count} 个（{ops}），来自 {units}",
+    "bridge.unused": "有 {count} 个标量节点没有任何输出需要：追踪到了，但不计算。",
+    "bridge.help": "显示模型的哪些标量运算变成了哪个数组运算",
+    "bridge.about": "用 Value 追踪模型的一步训练，打印 numpy 重放时实际运行的数组运算："
+    "每个一行，用 PyTorch 的写法（一批 B 行），附上形状和它代表的标量节点。默认是 demo 的模型。",
+    "bridge.help_model": "保存的模型（model.json，或 train --data names 保存的 gpt.json）",
+    "bridge.help_digits": "手写数字模型：MLP(64, [隐藏层..., 10])，softmax 交叉熵",
+    "bridge.help_gpt": "microgpt 的 GPT（名字的 27 个词元，默认大小）",
+    "bridge.help_hidden": "MLP 的隐藏层宽度，例如 4,3（默认：demo 的）",
+    "bridge.help_length": "GPT 这一步的位置数（默认：%(default)s）",
 }

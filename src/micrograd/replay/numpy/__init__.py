@@ -1,10 +1,10 @@
 """The numpy back end: a tape replayed on whole batches at once, forward and backward.
 
-Three compilation passes make it fast (replay.numpy.plan): chains of "+" become one n-ary sum;
-sums of the shape a neuron makes (bias + w1*x1 + ... with parameters w) become, layer by layer,
-one matrix product; and all remaining nodes of the same depth and op run as one numpy operation
-(replay.numpy.groups), with the rules of micrograd.engine.OPS applied to arrays. replay.numpy.run
-runs them. Needs numpy (`pip install micrograd-plus[fast]`).
+Three compilation passes make it fast (replay.arrays, which `micrograd bridge` prints): chains of
+"+" become one n-ary sum; sums of the shape a neuron makes (bias + w1*x1 + ... with parameters w)
+become, layer by layer, one matrix product; and all remaining nodes of the same depth and op run
+as one numpy operation (made by replay.numpy.plan, defined in replay.numpy.groups), with the
+rules of micrograd.engine.OPS applied to arrays. replay.numpy.run runs them. Needs numpy (`pip install micrograd-plus[fast]`).
 """
 
 try:

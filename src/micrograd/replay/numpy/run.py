@@ -12,17 +12,11 @@ from typing import Any
 import numpy as np
 
 from micrograd.engine import Value
+from micrograd.replay import arrays
 from micrograd.replay.numpy.groups import Backward, LinearGroup, rows_index, times_dead_relu
-from micrograd.replay.numpy.plan import (
-    find_linear,
-    group_buckets,
-    make_group,
-    reader,
-    replayed,
-    still_used,
-)
+from micrograd.replay.numpy.plan import make_group
 from micrograd.replay.program import Program
-from micrograd.replay.trace import Tape, fold_sums, needs_grad
+from micrograd.replay.trace import Tape
 
 
 def _input_index(tape: Tape, i: int) -> int:
@@ -72,15 +66,12 @@ class NumpyProgram(Program):
         # Values into it (in place, so the views of it that the layers keep stay valid), and an
         # array training loop updates it and writes it back with push().
         self.theta = np.array(self.theta, dtype=self.dtype)
-        nodes, terms = fold_sums(tape, replayed(tape), reader(tape))
-        linear = find_linear(tape, nodes, terms)
-        nodes = still_used(tape, nodes, terms, linear)
+        plan = arrays.plan(tape)
+        nodes, buckets = plan.nodes, plan.buckets
         # Rows are numbered so that reads and writes are ranges: the inputs first, in order (the
         # first layer reads them as one block), then the other leaves, then group by group.
         leaves = [i for i in nodes if tape.nodes[i].kind != "op"]
         leaves.sort(key=lambda i: (tape.nodes[i].kind != "input", _input_index(tape, i)))
-        backward = needs_grad(tape, ("param", "input"))
-        buckets = group_buckets(tape, nodes, terms, linear, backward)
         ordered = leaves + [i for _, _, members in buckets for i in members]
         row = {i: r for r, i in enumerate(ordered)}
         self.n_rows = len(ordered)
@@ -101,11 +92,11 @@ class NumpyProgram(Program):
         self.const_values = np.array(values, dtype=self.dtype)[:, None]
         n_input_rows = len(kinds["input"])
         self.groups = [
-            make_group(tape, op, members, terms, linear, row, n_input_rows)
+            make_group(tape, op, members, plan.terms, plan.linear, row, n_input_rows)
             for op, _, members in buckets
         ]
         # the groups backward may run: those of nodes the differentiated output depends on
-        self.in_backward = [backward[members[0]] for _, _, members in buckets]
+        self.in_backward = [plan.backward[members[0]] for _, _, members in buckets]
         self.gathered = any(g.gathers() for g in self.groups)  # blocks that are copies
         self._local = threading.local()
         self._plans: dict[bool, _Plan] = {}

@@ -1,0 +1,162 @@
+"""Which scalar nodes of a tape become which array operation: the grouping the numpy back end runs
+(replay.numpy) and the bridge view prints (micrograd.teach.bridge). Pure Python, no numpy, so that
+the browser site plans too.
+
+Chains of "+" fold into one n-ary sum (replay.trace.fold_sums); sums of the shape a neuron makes
+(bias + w1*x1 + ..., every w a parameter) become, layer by layer, one matrix product; every other
+node joins the nodes of its depth and op in one group. A value that a loss marked as fused
+(micrograd.losses.fuse) is one node over the fused op's inputs, and what it is made of is not
+replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from micrograd.replay.trace import Tape, count_uses, fold_sums, needs_grad
+
+
+def reader(tape: Tape) -> Callable[[int], Sequence[int]]:
+    """What a node reads in this replay: its args, or for a node that a loss marked as a fused op,
+    the inputs of the whole fused computation."""
+
+    def reads(i: int) -> Sequence[int]:
+        node = tape.nodes[i]
+        return node.fused[1] if node.fused else node.args
+
+    return reads
+
+
+def replayed(tape: Tape) -> list[int]:
+    """The nodes the outputs need, reading through fused ops, in the tape's order."""
+    reads = reader(tape)
+    needed = [False] * len(tape.nodes)
+    for o in tape.outputs:
+        needed[o] = True
+    for i in reversed(range(len(tape.nodes))):
+        if needed[i]:
+            for a in reads(i):
+                needed[a] = True
+    return [i for i in range(len(tape.nodes)) if needed[i]]
+
+
+@dataclass
+class Linear:
+    """Sums that are layers: bias + w_1*x_1 + ... + w_k*x_k, every w a parameter."""
+
+    parts: dict[int, tuple[int, list[int], list[int]]]  # sum -> (bias, ws, xs)
+    absorbed: set[int]  # the "*" nodes that the matrix product computes
+    param_biases: set[int]  # biases that are parameters: read from the parameter vector
+
+
+def find_linear(tape: Tape, nodes: list[int], terms: dict[int, list[int]]) -> Linear:
+    """Find the sums of the shape a neuron makes, so that a layer of them runs as one matrix
+    product (out = bias + W @ x) instead of a gather, a multiply and a sum per product."""
+    reads = reader(tape)
+    uses = count_uses(tape, nodes, lambda i: terms.get(i, reads(i)))
+    outputs = set(tape.outputs)
+    found = Linear({}, set(), set())
+    for i in nodes:
+        if i not in terms:
+            continue
+        bias, *products = terms[i]
+        if products and all(
+            is_op(tape, m, "*")
+            and m not in outputs
+            and uses[m] == 1
+            and tape.nodes[tape.nodes[m].args[0]].kind == "param"
+            for m in products
+        ):
+            found.parts[i] = (
+                bias,
+                [tape.nodes[m].args[0] for m in products],
+                [tape.nodes[m].args[1] for m in products],
+            )
+            found.absorbed.update(products)
+            if tape.nodes[bias].kind == "param":
+                found.param_biases.add(bias)
+    return found
+
+
+def is_op(tape: Tape, i: int, op: str) -> bool:
+    node = tape.nodes[i]
+    return node.kind == "op" and node.op == op and node.fused is None
+
+
+def operands(tape: Tape, i: int, terms: dict[int, list[int]], linear: Linear) -> Sequence[int]:
+    """What a node reads once sums are folded and layers found (a layer's weights are read from
+    the parameters, not from rows)."""
+    if i in linear.parts:
+        bias, _, xs = linear.parts[i]
+        return xs if bias in linear.param_biases else [bias, *xs]
+    return terms.get(i, reader(tape)(i))
+
+
+def still_used(
+    tape: Tape, nodes: list[int], terms: dict[int, list[int]], linear: Linear
+) -> list[int]:
+    """The nodes that need a row: the outputs and whatever a remaining node reads."""
+    kept = [i for i in nodes if i not in linear.absorbed]
+    read = set(tape.outputs) | {a for i in kept for a in operands(tape, i, terms, linear)}
+    return [i for i in kept if i in read]
+
+
+def group_buckets(
+    tape: Tape,
+    nodes: list[int],
+    terms: dict[int, list[int]],
+    linear: Linear,
+    backward: Sequence[bool],
+) -> list[tuple[str, Any, list[int]]]:
+    """The nodes that compute, grouped by depth and op, in depth order: every group's inputs are
+    computed by earlier groups. Neurons of one layer (the same inputs) form one "linear" group.
+    Nodes that backward reaches (`backward`) never share a group with nodes it does not: those
+    only compute an output that is not differentiated."""
+    depth: dict[int, int] = {}
+    buckets: dict[tuple[int, str, Any, bool], list[int]] = {}
+    for i in nodes:
+        inputs = operands(tape, i, terms, linear)
+        node = tape.nodes[i]
+        key: Any = ()
+        if i in linear.parts:
+            bias, _, xs = linear.parts[i]  # the same inputs, and biases of the same kind
+            op, key = "linear", (bias in linear.param_biases, *xs)
+        elif node.fused is not None:
+            op, key = "fused " + node.fused[0], len(inputs)
+        else:  # x ** k: one group per exponent, whose rule gets it
+            op, key = ("sum", None) if i in terms else (node.op, node.k)
+        if not inputs:
+            depth[i] = 0
+            continue
+        depth[i] = d = 1 + max(depth[a] for a in inputs)
+        buckets.setdefault((d, op, key, backward[i]), []).append(i)
+    return [
+        (op, key, members)
+        for (_, op, key, _), members in sorted(buckets.items(), key=lambda kv: kv[0][0])
+    ]
+
+
+@dataclass
+class ArrayPlan:
+    """A tape grouped into array operations: the nodes that keep a place (in tape order), the
+    terms of each folded sum, the layers found, and the buckets in an order where each reads only
+    earlier ones. `backward[i]`: whether the chain rule reaches entry i (to a parameter or input)."""
+
+    nodes: list[int]
+    terms: dict[int, list[int]]
+    linear: Linear
+    buckets: list[tuple[str, Any, list[int]]]
+    backward: list[bool]
+
+
+def plan(tape: Tape) -> ArrayPlan:
+    """The array operations of `tape`: sums folded, layers found, the rest grouped by depth and op."""
+    nodes, terms = fold_sums(tape, replayed(tape), reader(tape))
+    linear = find_linear(tape, nodes, terms)
+    nodes = still_used(tape, nodes, terms, linear)
+    backward = needs_grad(tape, ("param", "input"))
+    return ArrayPlan(
+        nodes, terms, linear, group_buckets(tape, nodes, terms, linear, backward), backward
+    )

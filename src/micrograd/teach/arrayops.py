@@ -1,0 +1,374 @@
+"""A traced tape laid out as tensors and array operations: each scalar node placed in exactly one
+tensor (of parameters, inputs or constants) or one array operation of the numpy replay's plan
+(micrograd.replay.arrays), and each operation written in tensor notation, batch first. The bridge
+view (micrograd.teach.bridge) prints what this lays out. Pure Python, no numpy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from micrograd.replay import arrays
+from micrograd.replay.trace import Node, Tape, fold_sums, is_sum
+
+SHOWN = 4  # columns of a gather shown before "..."
+# the op's name in tensor notation: an infix operator, or a function of torch (and numpy)
+INFIX = {"+": "+", "*": "*", "/": "/", "**": "**", "**k": "**"}
+FUNCTION = {"ReLU": "relu"}
+
+
+@dataclass
+class Tensor:
+    """A leaf tensor: parameters, inputs or constants, and the scalar nodes it holds."""
+
+    name: str
+    kind: str  # "param", "input" or "const"
+    shape: tuple[int, ...]  # per row of the batch for inputs, whole for parameters
+    entries: list[int]
+    about: str = ""  # the parameters' names, or the inputs' positions
+
+
+@dataclass
+class Line:
+    """One array operation: the tensor it makes, in tensor notation, and its scalar nodes."""
+
+    name: str
+    code: str
+    width: int  # it makes a (B, width) tensor
+    entries: list[int]  # every scalar node it stands for
+    ops: Counter[str] = field(default_factory=Counter)
+    units: str = ""  # the neurons or heads its nodes come from
+    matmul: bool = False
+
+
+def op_of(node: Node) -> str:
+    """A node's op as the listing counts it: a fused op by its name, a constant as "const"."""
+    return node.fused[0] if node.fused else node.op or node.kind
+
+
+# ---------------------------------------------------------------------------- names of parameters
+def _collapse(names: Sequence[str]) -> str:
+    """Dotted names as one, each part that varies as a range: layers.0.neurons.0-3.w.0-1. Names
+    whose words differ are grouped by their words first (wq, wk, wv), in the order they come."""
+    groups: dict[tuple[str, ...], list[list[str]]] = {}
+    for name in names:
+        parts = name.split(".")
+        words = tuple("#" if p.isdigit() else p for p in parts)
+        groups.setdefault(words, []).append(parts)
+    said = []
+    for words, members in groups.items():
+        parts = []
+        for k, word in enumerate(words):
+            if word != "#":
+                parts.append(word)
+                continue
+            numbers = sorted({int(m[k]) for m in members})
+            a, b = numbers[0], numbers[-1]
+            if a == b:
+                parts.append(str(a))
+            elif numbers == list(range(a, b + 1)):
+                parts.append(f"{a}-{b}")
+            else:
+                parts.append("{" + ",".join(map(str, numbers)) + "}")
+        said.append(".".join(parts))
+    return ", ".join(said)
+
+
+def _unit(names: Sequence[str]) -> str:
+    """The neuron or row that parameters with these names belong to: their common dotted prefix,
+    up to its last number (layers.0.neurons.2 for layers.0.neurons.2.w.0 and .w.1)."""
+    split = [n.split(".") for n in names]
+    common = []
+    for parts in zip(*split):
+        if any(p != parts[0] for p in parts):
+            break
+        common.append(parts[0])
+    while common and not common[-1].isdigit():
+        common.pop()
+    return ".".join(common)
+
+
+class Layout:
+    """Each node of a tape placed in a tensor or a line, and each line's code: `inputs` names the
+    inputs in order with their counts, `names` the parameters, `unit(name)` says which neuron or
+    head a parameter's row is."""
+
+    def __init__(
+        self,
+        tape: Tape,
+        inputs: Sequence[tuple[str, int]],
+        names: Sequence[str] | None,
+        unit: Callable[[str], str] | None,
+    ) -> None:
+        self.tape = tape
+        self.names = list(names) if names is not None else [f"p{i}" for i in range(tape.n_params)]
+        self.unit_of_row = unit or (lambda name: name)
+        self.plan = arrays.plan(tape)
+        self.inputs = inputs
+        self.where: dict[int, tuple[str, tuple[int, ...]]] = {}  # node -> (tensor, its index)
+        self.tensors: list[Tensor] = []
+        self.lines: list[Line] = []
+        self.units: dict[int, str] = {}  # node -> the neuron or head it comes from
+        self.weights: dict[frozenset[int], str] = {}  # a layer's parameters -> their tensor
+        self.placed: set[int] = set()
+
+    def build(self) -> tuple[list[Tensor], list[Line], list[int]]:
+        """The tensors, the lines in order, and the nodes no output needs."""
+        self._inputs()
+        for op, _, members in self.plan.buckets:  # the layers' matrices first, in order
+            if op == "linear":
+                self._layer_tensors(members)
+        self._leftover_params()
+        self._constants()
+        for op, _, members in self.plan.buckets:
+            self._line(op, members)
+        unused = [i for i in range(len(self.tape.nodes)) if i not in self.placed]
+        return self.tensors, self.lines, unused
+
+    # ---- leaves
+    def _add_tensor(self, t: Tensor) -> None:
+        self.tensors.append(t)
+        self.placed.update(t.entries)
+
+    def _inputs(self) -> None:
+        by_index = {n.index: i for i, n in enumerate(self.tape.nodes) if n.kind == "input"}
+        start = 0
+        for name, count in self.inputs:
+            entries = [by_index[k] for k in range(start, start + count) if k in by_index]
+            for col, i in enumerate(entries):
+                self.where[i] = (name, (col,))
+            about = f"{start}-{start + count - 1}" if count > 1 else str(start)
+            self._add_tensor(Tensor(name, "input", (count,), entries, about))
+            start += count
+
+    def _param_tensor(self, entries: list[list[int]], prefix: str) -> str:
+        """The tensor of a layer's parameters (rows of entries), named once however many lines
+        read it; a line that reads its rows in another order reads W[rows]."""
+        key = frozenset(i for row in entries for i in row)
+        if key in self.weights:
+            name = self.weights[key]
+            rows = [self.where[row[0]][1][0] for row in entries]
+            if rows == list(range(len(rows))):
+                return name
+            shown = ", ".join(map(str, rows[:SHOWN])) + (", ..." if len(rows) > SHOWN else "")
+            return f"{name}[[{shown}]]"
+        name = f"{prefix}{sum(t.name.startswith(prefix) for t in self.tensors) + 1}"
+        flat = [i for row in entries for i in row]
+        shape = (len(entries), len(entries[0])) if prefix == "W" else (len(entries),)
+        for r, row in enumerate(entries):
+            for c, i in enumerate(row):
+                self.where[i] = (name, (r, c) if prefix == "W" else (r,))
+        about = _collapse([self.names[self.tape.nodes[i].index] for i in flat])
+        self._add_tensor(Tensor(name, "param", shape, flat, about))
+        self.weights[key] = name
+        return name
+
+    def _layer_tensors(self, members: list[int]) -> tuple[str, str | None]:
+        """The names of a layer's weight matrix and bias vector (None: its biases are computed)."""
+        parts = [self.plan.linear.parts[i] for i in members]
+        W = self._param_tensor([ws for _, ws, _ in parts], "W")
+        if all(self.tape.nodes[bias].kind == "param" for bias, _, _ in parts):
+            return W, self._param_tensor([[bias] for bias, _, _ in parts], "b")
+        return W, None
+
+    def _leftover_params(self) -> None:
+        """Parameters that no layer reads as a matrix (an embedding table read element by
+        element): one tensor per name, less its last numbers, which are its indices."""
+        groups: dict[str, list[tuple[int, list[int]]]] = {}
+        for i, n in enumerate(self.tape.nodes):
+            if n.kind == "param" and i not in self.placed:
+                parts = self.names[n.index].split(".")
+                k = len(parts)
+                while k and parts[k - 1].isdigit():
+                    k -= 1
+                stem = ".".join(parts[:k]) or "p"
+                groups.setdefault(stem, []).append((i, [int(p) for p in parts[k:]]))
+        for stem, found in groups.items():
+            dims = {len(at) for _, at in found}
+            if len(dims) != 1 or not dims.pop():  # no indices, or not the same number of them
+                found = [(i, [k]) for k, (i, _) in enumerate(found)]
+            shape = tuple(max(at[d] for _, at in found) + 1 for d in range(len(found[0][1])))
+            for i, at in found:
+                self.where[i] = (stem, tuple(at))
+            entries = [i for i, _ in found]
+            about = _collapse([self.names[self.tape.nodes[i].index] for i in entries])
+            self._add_tensor(Tensor(stem, "param", shape, entries, about))
+
+    def _constants(self) -> None:
+        entries = [
+            i for i, n in enumerate(self.tape.nodes) if n.kind == "const" and i not in self.placed
+        ]
+        used = [i for i in entries if i in self._replayed]
+        if used:
+            numbers = sorted({self.tape.nodes[i].value for i in used})
+            about = ", ".join(f"{v:g}" for v in numbers[:SHOWN]) + (
+                ", ..." if len(numbers) > SHOWN else ""
+            )
+            self._add_tensor(Tensor("const", "const", (len(used),), used, about))
+
+    # ---- lines
+    def _line(self, op: str, members: list[int]) -> None:
+        tape, plan = self.tape, self.plan
+        entries = list(members)
+        matmul = False
+        if op == "linear":
+            W, b = self._layer_tensors(members)
+            w_rows = [plan.linear.parts[i][1] for i in members]
+            for i in members:
+                entries += self._spine(i) + plan.terms[i][1:]
+            if b is None:
+                b = self._operand([plan.linear.parts[i][0] for i in members])
+            code = f"{self._operand(plan.linear.parts[members[0]][2])} @ {W}.T + {b}"
+            matmul = True
+            name = "z"
+            units = [
+                self.unit_of_row(_unit([self.names[tape.nodes[w].index] for w in ws]))
+                for ws in w_rows
+            ]
+        else:
+            units = []
+            if op == "sum":
+                for i in members:
+                    entries += self._spine(i)
+                k = len(plan.terms[members[0]])
+                if all(len(plan.terms[i]) == k for i in members) and k <= 8:
+                    args = [[plan.terms[i][j] for i in members] for j in range(k)]
+                    code = " + ".join(self._operand(a) for a in args)
+                else:
+                    flat = [t for i in members for t in plan.terms[i]]
+                    sizes = sorted({len(plan.terms[i]) for i in members})
+                    count = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
+                    code = f"sum_by_row({self._operand(flat)}, {count} terms)"
+                name = "s"
+            elif op.startswith("fused "):
+                fused = op.removeprefix("fused ")
+                for i in members:
+                    entries += self._inside_fused(i)
+                flat = [a for i in members for a in tape.nodes[i].fused[1]]  # type: ignore[index]
+                code = f"{fused}({self._operand(flat)})"
+                name = "loss" if fused == "cross_entropy" else "f"
+            else:
+                node = tape.nodes[members[0]]
+                args = [[tape.nodes[i].args[k] for i in members] for k in range(len(node.args))]
+                said = [self._operand(a) for a in args]
+                if op in INFIX:
+                    power = f" ** {node.k:g}" if op == "**k" and node.k is not None else ""
+                    code = f" {INFIX[op]} ".join(said) + power
+                else:
+                    code = f"{FUNCTION.get(op, op)}({', '.join(said)})"
+                name = {"ReLU": "h", "tanh": "h", "sigmoid": "h"}.get(op, "t")
+            units = [self._unit_read(i) for i in members]
+        name = self._fresh(name)
+        for col, i in enumerate(members):
+            self.where[i] = (name, (col,))
+            if units[col]:
+                self.units[i] = units[col]
+        ops = Counter(op_of(tape.nodes[i]) for i in entries)
+        of = _collapse([u for u in units if u])
+        self.lines.append(Line(name, code, len(members), entries, ops, of, matmul))
+        self.placed.update(entries)
+
+    def _fresh(self, prefix: str) -> str:
+        """The next free name of `prefix`: z1, z2, ... (loss, then loss2)."""
+        taken = {t.name for t in self.tensors} | {ln.name for ln in self.lines}
+        k = 1
+        while (name := prefix if prefix == "loss" and k == 1 else f"{prefix}{k}") in taken:
+            k += 1
+        return name
+
+    def _unit_read(self, i: int) -> str:
+        """The neuron or head that all a node reads comes from (a relu of neuron 2 is neuron 2's;
+        q . k of head 1 is head 1's), or "" where what it reads has none in common."""
+        node = self.tape.nodes[i]
+        reads = node.fused[1] if node.fused else self.plan.terms.get(i, node.args)
+        units = {self.units[a] for a in reads if a in self.units}
+        return _unit(sorted(units)) if units else ""
+
+    def _spine(self, i: int) -> list[int]:
+        """The "+" nodes folded into the sum that heads at i (not i itself)."""
+        spine, head = [], self.tape.nodes[i].args[0]
+        while is_sum(self.tape.nodes[head]) and head not in self._kept:
+            spine.append(head)
+            head = self.tape.nodes[head].args[0]
+        return spine
+
+    @property
+    def _kept(self) -> set[int]:
+        if not hasattr(self, "_kept_cache"):
+            nodes, _ = fold_sums(self.tape, arrays.replayed(self.tape), arrays.reader(self.tape))
+            self._kept_cache = set(nodes)
+        return self._kept_cache
+
+    def _inside_fused(self, i: int) -> list[int]:
+        """What a fused op is made of (between its inputs and itself), which is not replayed."""
+        inputs = set(self.tape.nodes[i].fused[1])  # type: ignore[index]
+        replayed = self._replayed
+        seen, stack = set(), list(self.tape.nodes[i].args)
+        while stack:
+            j = stack.pop()
+            if j in seen or j in inputs or j in replayed:
+                continue
+            seen.add(j)
+            stack.extend(self.tape.nodes[j].args)
+        return sorted(j for j in seen if j not in self.placed)
+
+    @property
+    def _replayed(self) -> set[int]:
+        if not hasattr(self, "_replayed_cache"):
+            self._replayed_cache = set(arrays.replayed(self.tape))
+        return self._replayed_cache
+
+    # ---- operands
+    def _operand(self, entries: Sequence[int]) -> str:
+        """How a line reads one operand, a node per member: a tensor, some of its columns, a
+        number, or several tensors side by side."""
+        nodes = self.tape.nodes
+        if all(nodes[i].kind == "const" for i in entries):
+            values = {nodes[i].value for i in entries}
+            if len(values) == 1:
+                return f"{values.pop():g}"
+            return f"const[{len(entries)}]"
+        parts: list[tuple[str, list[tuple[int, ...]]]] = []
+        for i in entries:
+            at: tuple[int, ...] = ()
+            if nodes[i].kind == "const":
+                name = f"{nodes[i].value:g}"
+            else:
+                name, at = self.where[i]
+            if parts and parts[-1][0] == name:
+                parts[-1][1].append(at)
+            else:
+                parts.append((name, [at]))
+        said = [self._columns(name, at) for name, at in parts]
+        if len(said) == 1:
+            return said[0]
+        return "cat(" + ", ".join(said[:SHOWN]) + (", ...)" if len(said) > SHOWN else ")")
+
+    def _columns(self, name: str, at: list[tuple[int, ...]]) -> str:
+        if not at or not at[0]:
+            return name
+        width = self._width(name)
+        if len(at[0]) == 1:
+            cols = [a[0] for a in at]
+            if cols == list(range(width)):
+                return name
+            if len(set(cols)) == 1:
+                return f"{name}[:, {cols[0]}:{cols[0] + 1}]" if width > 1 else name
+            if cols == list(range(cols[0], cols[-1] + 1)):
+                return f"{name}[:, {cols[0]}:{cols[-1] + 1}]"
+            shown = ", ".join(map(str, cols[:SHOWN])) + (", ..." if len(cols) > SHOWN else "")
+            return f"{name}[:, [{shown}]]"
+        rows = sorted({a[0] for a in at})
+        head = f"{rows[0]}" if len(rows) == 1 else f"{rows[0]}:{rows[-1] + 1}"
+        return f"{name}[{head}, ...]"
+
+    def _width(self, name: str) -> int:
+        for t in self.tensors:
+            if t.name == name:
+                return t.shape[-1] if t.kind != "param" else len(t.entries)
+        for line in self.lines:
+            if line.name == name:
+                return line.width
+        return 0

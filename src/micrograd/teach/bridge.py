@@ -1,0 +1,238 @@
+"""From scalars to tensors: which of a model's scalar operations became which array operation.
+
+The numpy back end replays a traced graph as a few array operations (micrograd.replay.arrays): a
+layer's neurons become one matrix product, the same op at the same depth one elementwise
+operation. The bridge prints that plan, one line per array operation, in the notation of PyTorch
+(a batch of B rows, features last): what it computes, its shape, and which scalar nodes of the
+traced graph it stands for (how many, of which ops, from which neurons or heads).
+
+    from micrograd.teach.bridge import of_classifier
+    print(of_classifier(MLP(2, [4, 3, 1])))   # 93 scalar nodes -> 9 array operations
+
+Every node of the traced graph is in exactly one place: a tensor of parameters, inputs or
+constants, a line, or the nodes no output needs (`Bridge.place`). Pure Python, no numpy: the
+site's page plans in the browser.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from micrograd.replay.trace import Tape, trace
+from micrograd.teach.arrayops import Layout, Line, Tensor, op_of
+from micrograd.text import language, text
+
+CODE = 40  # the width of the listing's code column; longer code gets a line of its own
+DRAWN = 400  # the most scalar nodes the notebook view draws
+PALETTE = [  # a line's colour: twelve that a reader tells apart
+    *("#fde68a", "#93c5fd", "#86efac", "#fca5a5", "#c4b5fd", "#fdba74"),
+    *("#67e8f9", "#f0abfc", "#bef264", "#fda4af", "#a5b4fc", "#fcd34d"),
+]
+
+
+@dataclass
+class Bridge:
+    """A traced graph and its array operations: the leaf tensors, the lines, and the nodes that no
+    output needs (traced but not computed)."""
+
+    tape: Tape
+    tensors: list[Tensor]
+    lines: list[Line]
+    unused: list[int]
+
+    def place(self) -> dict[int, str]:
+        """Where each scalar node of the tape is: the name of its tensor or line, or "unused"."""
+        where: dict[int, str] = {}
+        holders: list[Tensor | Line] = [*self.tensors, *self.lines]
+        for holder in holders:
+            for i in holder.entries:
+                assert i not in where, f"node %{i} in {where[i]} and in {holder.name}"
+                where[i] = holder.name
+        for i in self.unused:
+            assert i not in where, f"node %{i} in {where[i]} and unused"
+            where[i] = "unused"
+        return where
+
+    def text(self, lang: str | None = None) -> str:
+        """The listing, in English or Chinese."""
+        lang = language(lang)
+        out = [
+            text(
+                "bridge.head",
+                lang,
+                nodes=len(self.tape.nodes),
+                ops=len(self.lines),
+                matmuls=sum(line.matmul for line in self.lines),
+            ),
+            "",
+            text("bridge.leaves", lang),
+        ]
+        for t in self.tensors:
+            shape = _shape(t.shape, batch=t.kind == "input")
+            out.append(f"  {t.name:<8} {shape:<10} " + _said_leaf(t, lang))
+        out += ["", text("bridge.ops", lang)]
+        width = min(max([len(f"{line.name} = {line.code}") for line in self.lines] + [0]), CODE)
+        for line in self.lines:
+            code = f"{line.name} = {line.code}"
+            if len(code) > width:  # a long gather: the code on a line of its own
+                out.append(f"  {code}")
+                code = ""
+            said = f"{_shape((line.width,)):<10} {_said_line(line, lang)}"
+            out.append(f"  {code:<{width}}  {said}")
+        if self.unused:
+            out += ["", text("bridge.unused", lang, count=len(self.unused))]
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_dot(self) -> str:
+        """The traced graph in Graphviz DOT, each scalar node filled with the colour of the array
+        operation it joined (a legend names them); a leaf is grey and names its tensor."""
+        where = self.place()
+        holders = [ln.name for ln in self.lines]  # the leaves stay grey, named on their node
+        colour = {name: PALETTE[k % len(PALETTE)] for k, name in enumerate(holders)}
+        colour.update({t.name: "#e5e7eb" for t in self.tensors}, unused="white")
+        lines = ["digraph bridge {", "  rankdir=LR;", "  node [style=filled, fontsize=10];"]
+        for i, node in enumerate(self.tape.nodes):
+            label = op_of(node) if node.kind == "op" else f"{node.kind} {node.index}"
+            if node.kind == "const":
+                label = f"{node.value:g}"
+            label = _dot_text(label) + "\\n" + _dot_text(where[i])  # DOT's line break
+            lines.append(f'  n{i} [label="{label}", fillcolor="{colour[where[i]]}"];')
+            lines += [f"  n{a} -> n{i};" for a in node.args]
+        lines.append('  subgraph cluster_legend { label=""; node [shape=box];')
+        for name in holders:
+            if name in where.values():
+                lines.append(
+                    f'    "k_{_dot_text(name)}" [label="{_dot_text(name)}", '
+                    f'fillcolor="{colour[name]}"];'
+                )
+        lines += ["  }", "}"]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The listing as tables for notebooks (escaped), and the scalar graph coloured by the
+        array operation each node joined, where Graphviz is installed and the graph is small."""
+        lang = language()
+        rows = "".join(
+            f"<tr><td><code>{html.escape(f'{ln.name} = {ln.code}')}</code></td>"
+            f"<td>{html.escape(_shape((ln.width,)))}</td>"
+            f"<td>{html.escape(_said_line(ln, lang))}</td></tr>"
+            for ln in self.lines
+        )
+        leaves = "".join(
+            f"<tr><td><code>{html.escape(t.name)}</code></td>"
+            f"<td>{html.escape(_shape(t.shape, batch=t.kind == 'input'))}</td>"
+            f"<td>{html.escape(_said_leaf(t, lang))}</td></tr>"
+            for t in self.tensors
+        )
+        head = html.escape(self.text(lang).split("\n", 1)[0])
+        drawing = ""
+        if len(self.tape.nodes) <= DRAWN:
+            from micrograd.teach.drawings import render_dot
+
+            try:
+                svg = render_dot(self.to_dot(), "svg", lang).decode()
+                drawing = svg[svg.index("<svg") :]
+            except OSError:  # no Graphviz: the tables alone
+                pass
+        return f"<p>{head}</p><table>{leaves}</table><table>{rows}</table>{drawing}"
+
+
+def _dot_text(s: str) -> str:
+    """Text inside a DOT string: its backslashes and quotes escaped."""
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _shape(shape: tuple[int, ...], batch: bool = True) -> str:
+    """A shape as PyTorch prints one: (B, 4) for a batch, (4, 2), and (4,) for a vector."""
+    parts = ["B", *map(str, shape)] if batch else list(map(str, shape))
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def _said_leaf(t: Tensor, lang: str) -> str:
+    key = {"param": "bridge.params", "input": "bridge.inputs", "const": "bridge.consts"}[t.kind]
+    return text(key, lang, count=len(t.entries), about=t.about)
+
+
+def _said_line(line: Line, lang: str) -> str:
+    ops = ", ".join(f"{n} {op}" for op, n in line.ops.items())
+    key = "bridge.line_units" if line.units else "bridge.line"
+    return text(key, lang, count=len(line.entries), ops=ops, units=line.units)
+
+
+# ---------------------------------------------------------------------------- the bridge
+def bridge(
+    fn: Callable[..., Any],
+    params: Sequence[Any],
+    inputs: Sequence[tuple[str, int]],
+    names: Sequence[str] | None = None,
+    example: Sequence[float] | None = None,
+    unit: Callable[[str], str] | None = None,
+) -> Bridge:
+    """Trace `fn` (a function of Values, as micrograd.replay.compile takes it) and group its graph
+    as the numpy replay does. `inputs` names the inputs in order with their counts, e.g.
+    [("x", 2), ("t", 1)]; `names` are the parameters' names (a model's named_parameters());
+    `unit(name)` says which neuron or head a parameter's row is (default: its name's prefix)."""
+    n_inputs = sum(k for _, k in inputs)
+    tape = trace(fn, params, n_inputs, example)
+    return of_tape(tape, inputs, names, unit)
+
+
+def of_tape(
+    tape: Tape,
+    inputs: Sequence[tuple[str, int]],
+    names: Sequence[str] | None = None,
+    unit: Callable[[str], str] | None = None,
+) -> Bridge:
+    """The bridge of a traced tape (see bridge)."""
+    tensors, lines, unused = Layout(tape, inputs, names, unit).build()
+    return Bridge(tape, tensors, lines, unused)
+
+
+# ---------------------------------------------------------------------------- the models
+def of_classifier(model: Any) -> Bridge:
+    """The bridge of an MLP's training loss for one row, as micrograd.app.tasks.Classifier traces
+    it: the hinge for one output, softmax cross-entropy over more (the target one-hot)."""
+    from micrograd.app.tasks import Classifier
+    from micrograd.losses import cross_entropy_one
+
+    outputs = model.sizes[-1]
+    task = Classifier(model, 2 if outputs == 1 else outputs)
+    loss = task.sample_loss
+    if outputs == 2:  # a Classifier of two classes trains one output: this one has two
+
+        def loss(*row: Any) -> Any:
+            return cross_entropy_one(model(list(row[:-2])), list(row[-2:]))
+
+    names = [n for n, _ in model.named_parameters()]
+    inputs = [("x", model.sizes[0]), ("y", outputs)]
+    return bridge(loss, model.parameters(), inputs, names)
+
+
+def of_gpt(model: Any, length: int = 4) -> Bridge:
+    """The bridge of the GPT's compiled training step over `length` positions
+    (micrograd.app.tasks.CompiledStep): tokens as one-hot rows, each position's loss weighted."""
+    from micrograd.app.tasks import CompiledStep
+
+    step = CompiledStep(model, "python", lengths=(length,))
+    length = step.length_of(length)
+    vocab = model.vocab_size
+    names = [n for n, _ in model.named_parameters()]
+    head = model.n_embd // model.n_head
+
+    def unit(name: str) -> str:
+        found = re.fullmatch(r"layers\.(\d+)\.attn\.w([qkv])\.weight\.(\d+)", name)
+        if found:
+            return f"layers.{found[1]}.attn.head.{int(found[3]) // head}.{found[2]}"
+        return name
+
+    inputs = [(f"onehot{t}", vocab) for t in range(length + 1)] + [("weight", length)]
+    example = step.row([vocab - 1] * 2, length)
+    fn = step.function(length, "loss")
+    return bridge(fn, step.params, inputs, names, example, unit)
