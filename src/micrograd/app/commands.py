@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from micrograd.app.defaults import DEFAULTS, LEARNING_RATES
-from micrograd.data import DATASETS
+from micrograd.data import DATASETS, names
 from micrograd.engine import Value
 from micrograd.io import (
     atomic_write,
@@ -356,31 +356,42 @@ def playground_command(args: argparse.Namespace) -> int:
 
 def bridge_command(args: argparse.Namespace) -> int:
     """`micrograd bridge`: the array operations of the demo's model, the digits model, a GPT or
-    a saved model, one line each (micrograd.teach.bridge)."""
+    a saved model, one line each (micrograd.teach.bridge); --write FILE.py writes them as a numpy
+    script (or PyTorch with --torch) that prints the loss and gradients of a few rows."""
+    from micrograd.data import CharTokenizer
     from micrograd.gpt import GPT
     from micrograd.io import load, load_gpt
     from micrograd.nn import MLP
-    from micrograd.teach import bridge
+    from micrograd.teach import bridge, script
 
     lang = language(args.lang)
     model: MLP | GPT
+    tokenizer = CharTokenizer(names())
     if args.model:  # a model.json, or else a gpt.json
         try:
             model = load(args.model)
         except ValueError as not_mlp:
             try:
-                model, _ = load_gpt(args.model)
+                model, tokenizer = load_gpt(args.model)
             except ValueError:
                 raise not_mlp from None
     elif args.gpt:
-        model = GPT(vocab_size=27)  # microgpt's sizes; the names' 26 letters and BOS
+        model = GPT(vocab_size=tokenizer.vocab_size)  # microgpt's sizes
     else:
         kind = "images" if args.digits else "points"
         hidden = args.hidden or DEFAULTS[kind]["hidden"]
         model = MLP(64, [*hidden, 10]) if args.digits else MLP(2, [*hidden, 1])
     if isinstance(model, GPT):
-        shown = bridge.of_gpt(model, min(args.length, model.block_size))
+        length = min(args.length, model.block_size)
+        shown = bridge.of_gpt(model, length)
+        rows = bridge.gpt_rows(model, tokenizer, length, names())
     else:
         shown = bridge.of_classifier(model)
-    print(shown.text(lang))
+        rows = bridge.classifier_rows(model)
+    if not args.write:
+        print(shown.text(lang))
+        return 0
+    write = script.torch_script if args.torch else script.numpy_script
+    atomic_write(args.write, write(shown, rows, model.spec).encode())
+    print(say("bridge.wrote", lang, path=args.write, rows=len(rows)))
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from micrograd.replay import arrays
 from micrograd.replay.trace import Node, Tape, fold_sums, is_sum
@@ -17,6 +18,15 @@ SHOWN = 4  # columns of a gather shown before "..."
 # the op's name in tensor notation: an infix operator, or a function of torch (and numpy)
 INFIX = {"+": "+", "*": "*", "/": "/", "**": "**", "**k": "**"}
 FUNCTION = {"ReLU": "relu"}
+
+
+# What a line computes, operands given as lists of tape entries, one per member:
+#   ("linear", (x, W, index, b, bias)): x @ W.T + b, W read at `index` (flat, (n, k); None where in
+#       order), b a bias tensor's name or None (then `bias`, an operand, is added)
+#   ("sum", (operands,)), ("segments", (terms, sizes)): each member the sum of its `sizes` terms
+#   ("fused", (name, inputs, k)): a loss's fused op over k inputs per member, member by member
+#   ("rule", (op, operands, k)): an op of engine.OPS (k: the exponent of x ** k)
+Form = tuple[str, tuple[Any, ...]]
 
 
 @dataclass
@@ -41,6 +51,7 @@ class Line:
     ops: Counter[str] = field(default_factory=Counter)
     units: str = ""  # the neurons or heads its nodes come from
     matmul: bool = False
+    form: Form = ("", ())  # what it computes, its operands as lists of nodes (one per member)
 
 
 def op_of(node: Node) -> str:
@@ -115,7 +126,8 @@ class Layout:
         self.placed: set[int] = set()
 
     def build(self) -> tuple[list[Tensor], list[Line], list[int]]:
-        """The tensors, the lines in order, and the nodes no output needs."""
+        """The tensors, the lines in order, and the nodes no output needs; then `where` holds each
+        leaf's and member's tensor or line and its index there."""
         self._inputs()
         for op, _, members in self.plan.buckets:  # the layers' matrices first, in order
             if op == "linear":
@@ -143,17 +155,16 @@ class Layout:
             self._add_tensor(Tensor(name, "input", (count,), entries, about))
             start += count
 
-    def _param_tensor(self, entries: list[list[int]], prefix: str) -> str:
+    def _param_tensor(self, entries: list[list[int]], prefix: str) -> tuple[str, Any]:
         """The tensor of a layer's parameters (rows of entries), named once however many lines
-        read it; a line that reads its rows in another order reads W[rows]."""
+        read it, and where this layer reads it: None in order, else each entry's flat index."""
         key = frozenset(i for row in entries for i in row)
         if key in self.weights:
             name = self.weights[key]
-            rows = [self.where[row[0]][1][0] for row in entries]
-            if rows == list(range(len(rows))):
-                return name
-            shown = ", ".join(map(str, rows[:SHOWN])) + (", ..." if len(rows) > SHOWN else "")
-            return f"{name}[[{shown}]]"
+            width = len(entries[0]) if prefix == "W" else 1
+            index = [[self._flat(i, width) for i in row] for row in entries]
+            ordered = index == [list(range(r * width, (r + 1) * width)) for r in range(len(index))]
+            return name, None if ordered else index
         name = f"{prefix}{sum(t.name.startswith(prefix) for t in self.tensors) + 1}"
         flat = [i for row in entries for i in row]
         shape = (len(entries), len(entries[0])) if prefix == "W" else (len(entries),)
@@ -163,15 +174,22 @@ class Layout:
         about = _collapse([self.names[self.tape.nodes[i].index] for i in flat])
         self._add_tensor(Tensor(name, "param", shape, flat, about))
         self.weights[key] = name
-        return name
+        return name, None
 
-    def _layer_tensors(self, members: list[int]) -> tuple[str, str | None]:
-        """The names of a layer's weight matrix and bias vector (None: its biases are computed)."""
+    def _flat(self, i: int, width: int) -> int:
+        at = self.where[i][1]
+        return at[0] * width + at[1] if len(at) == 2 else at[0]
+
+    def _layer_tensors(self, members: list[int]) -> tuple[str, Any, str | None]:
+        """A layer's weight matrix (its name, and where it is read: None in order) and bias
+        vector (None: its biases are computed)."""
         parts = [self.plan.linear.parts[i] for i in members]
-        W = self._param_tensor([ws for _, ws, _ in parts], "W")
+        W, index = self._param_tensor([ws for _, ws, _ in parts], "W")
         if all(self.tape.nodes[bias].kind == "param" for bias, _, _ in parts):
-            return W, self._param_tensor([[bias] for bias, _, _ in parts], "b")
-        return W, None
+            b, b_index = self._param_tensor([[bias] for bias, _, _ in parts], "b")
+            if b_index is None:
+                return W, index, b
+        return W, index, None
 
     def _leftover_params(self) -> None:
         """Parameters that no layer reads as a matrix (an embedding table read element by
@@ -214,13 +232,15 @@ class Layout:
         entries = list(members)
         matmul = False
         if op == "linear":
-            W, b = self._layer_tensors(members)
+            W, index, b = self._layer_tensors(members)
             w_rows = [plan.linear.parts[i][1] for i in members]
             for i in members:
                 entries += self._spine(i) + plan.terms[i][1:]
-            if b is None:
-                b = self._operand([plan.linear.parts[i][0] for i in members])
-            code = f"{self._operand(plan.linear.parts[members[0]][2])} @ {W}.T + {b}"
+            bias = [plan.linear.parts[i][0] for i in members]
+            x = plan.linear.parts[members[0]][2]
+            form: Form = ("linear", (x, W, index, b, bias))
+            shown = W if index is None else f"{W}.flat[...]"
+            code = f"{self._operand(x)} @ {shown}.T + {b or self._operand(bias)}"
             matmul = True
             name = "z"
             units = [
@@ -228,30 +248,35 @@ class Layout:
                 for ws in w_rows
             ]
         else:
-            units = []
             if op == "sum":
                 for i in members:
                     entries += self._spine(i)
                 k = len(plan.terms[members[0]])
                 if all(len(plan.terms[i]) == k for i in members) and k <= 8:
                     args = [[plan.terms[i][j] for i in members] for j in range(k)]
+                    form = ("sum", (args,))
                     code = " + ".join(self._operand(a) for a in args)
                 else:
                     flat = [t for i in members for t in plan.terms[i]]
-                    sizes = sorted({len(plan.terms[i]) for i in members})
-                    count = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}-{sizes[-1]}"
+                    sizes = [len(plan.terms[i]) for i in members]
+                    form = ("segments", (flat, sizes))
+                    low, high = min(sizes), max(sizes)
+                    count = str(low) if low == high else f"{low}-{high}"
                     code = f"sum_by_row({self._operand(flat)}, {count} terms)"
                 name = "s"
             elif op.startswith("fused "):
                 fused = op.removeprefix("fused ")
                 for i in members:
                     entries += self._inside_fused(i)
-                flat = [a for i in members for a in tape.nodes[i].fused[1]]  # type: ignore[index]
+                ins = [tape.nodes[i].fused[1] for i in members]  # type: ignore[index]
+                flat = [a for row in ins for a in row]
+                form = ("fused", (fused, flat, len(ins[0])))
                 code = f"{fused}({self._operand(flat)})"
                 name = "loss" if fused == "cross_entropy" else "f"
             else:
                 node = tape.nodes[members[0]]
                 args = [[tape.nodes[i].args[k] for i in members] for k in range(len(node.args))]
+                form = ("rule", (op, args, node.k))
                 said = [self._operand(a) for a in args]
                 if op in INFIX:
                     power = f" ** {node.k:g}" if op == "**k" and node.k is not None else ""
@@ -267,7 +292,7 @@ class Layout:
                 self.units[i] = units[col]
         ops = Counter(op_of(tape.nodes[i]) for i in entries)
         of = _collapse([u for u in units if u])
-        self.lines.append(Line(name, code, len(members), entries, ops, of, matmul))
+        self.lines.append(Line(name, code, len(members), entries, ops, of, matmul, form))
         self.placed.update(entries)
 
     def _fresh(self, prefix: str) -> str:

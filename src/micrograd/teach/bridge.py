@@ -17,6 +17,7 @@ site's page plans in the browser.
 from __future__ import annotations
 
 import html
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ class Bridge:
     tensors: list[Tensor]
     lines: list[Line]
     unused: list[int]
+    where: dict[int, tuple[str, tuple[int, ...]]]  # a leaf's or member's tensor or line, index
+    theta: list[float]  # the parameters' numbers when traced, in the tape's parameter order
 
     def place(self) -> dict[int, str]:
         """Where each scalar node of the tape is: the name of its tensor or line, or "unused"."""
@@ -181,7 +184,7 @@ def bridge(
     `unit(name)` says which neuron or head a parameter's row is (default: its name's prefix)."""
     n_inputs = sum(k for _, k in inputs)
     tape = trace(fn, params, n_inputs, example)
-    return of_tape(tape, inputs, names, unit)
+    return of_tape(tape, inputs, names, unit, [p.data for p in params])
 
 
 def of_tape(
@@ -189,30 +192,37 @@ def of_tape(
     inputs: Sequence[tuple[str, int]],
     names: Sequence[str] | None = None,
     unit: Callable[[str], str] | None = None,
+    theta: Sequence[float] = (),
 ) -> Bridge:
-    """The bridge of a traced tape (see bridge)."""
-    tensors, lines, unused = Layout(tape, inputs, names, unit).build()
-    return Bridge(tape, tensors, lines, unused)
+    """The bridge of a traced tape (see bridge); `theta`: its parameters' numbers."""
+    layout = Layout(tape, inputs, names, unit)
+    tensors, lines, unused = layout.build()
+    return Bridge(tape, tensors, lines, unused, layout.where, list(theta))
 
 
 # ---------------------------------------------------------------------------- the models
-def of_classifier(model: Any) -> Bridge:
-    """The bridge of an MLP's training loss for one row, as micrograd.app.tasks.Classifier traces
-    it: the hinge for one output, softmax cross-entropy over more (the target one-hot)."""
+def loss_of(model: Any) -> Callable[..., Any]:
+    """An MLP's training loss for one row (its inputs, then its targets), as
+    micrograd.app.tasks.Classifier traces it: the hinge for one output, softmax cross-entropy
+    over more (the target one-hot)."""
     from micrograd.app.tasks import Classifier
     from micrograd.losses import cross_entropy_one
 
     outputs = model.sizes[-1]
-    task = Classifier(model, 2 if outputs == 1 else outputs)
-    loss = task.sample_loss
     if outputs == 2:  # a Classifier of two classes trains one output: this one has two
 
         def loss(*row: Any) -> Any:
             return cross_entropy_one(model(list(row[:-2])), list(row[-2:]))
 
+        return loss
+    return Classifier(model, 2 if outputs == 1 else outputs).sample_loss
+
+
+def of_classifier(model: Any) -> Bridge:
+    """The bridge of an MLP's training loss for one row (loss_of)."""
     names = [n for n, _ in model.named_parameters()]
-    inputs = [("x", model.sizes[0]), ("y", outputs)]
-    return bridge(loss, model.parameters(), inputs, names)
+    inputs = [("x", model.sizes[0]), ("y", model.sizes[-1])]
+    return bridge(loss_of(model), model.parameters(), inputs, names)
 
 
 def of_gpt(model: Any, length: int = 4) -> Bridge:
@@ -236,3 +246,45 @@ def of_gpt(model: Any, length: int = 4) -> Bridge:
     example = step.row([vocab - 1] * 2, length)
     fn = step.function(length, "loss")
     return bridge(fn, step.params, inputs, names, example, unit)
+
+
+# ---------------------------------------------------------------------------- rows to run
+def classifier_rows(model: Any, count: int = 8) -> list[list[float]]:
+    """A few rows for an MLP's loss, as Classifier.rows makes them: the two moons for 2 inputs
+    and one output, the digits for 64 inputs and 10 outputs, else points drawn with seed 0."""
+    from micrograd.app.tasks import Classifier
+    from micrograd.data import digits, moons
+
+    nin, outputs = model.sizes[0], model.sizes[-1]
+    if (nin, outputs) == (2, 1):
+        X, y = moons(count, seed=0)
+    elif (nin, outputs) == (64, 10):
+        X, y = digits()
+        X, y = X[:count], y[:count]
+    else:
+        rng = random.Random(0)
+        X = [[rng.uniform(-1, 1) for _ in range(nin)] for _ in range(count)]
+        y = [k % max(outputs, 2) for k in range(count)]
+    if outputs == 2:  # softmax over two: one-hot targets (a Classifier of two trains one output)
+        return [[*x, float(c == 0), float(c == 1)] for x, c in zip(X, y)]
+    return Classifier(model, 2 if outputs == 1 else outputs).rows(X, y)
+
+
+def gpt_rows(
+    model: Any, tokenizer: Any, length: int, documents: Sequence[str], count: int = 4
+) -> list[list[float]]:
+    """A few rows of the GPT's step over `length` positions: the first documents the tokenizer
+    can write (the names), each cut to length + 1 tokens, as CompiledStep.row makes them."""
+    from micrograd.app.tasks import CompiledStep
+
+    step = CompiledStep(model, "python", lengths=(length,))
+    rows = []
+    for doc in documents:
+        try:
+            tokens = tokenizer.encode(doc)
+        except ValueError:  # a character the tokenizer does not know
+            continue
+        rows.append(step.row(tokens[: length + 1], length))
+        if len(rows) == count:
+            break
+    return rows

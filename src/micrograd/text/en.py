@@ -1285,4 +1285,9 @@ CATALOG: dict[str, str] = {
     "bridge.help_gpt": "microgpt's GPT (the names' 27 tokens, its default sizes)",
     "bridge.help_hidden": "hidden widths of the MLP, e.g. 4,3 (default: the demo's)",
     "bridge.help_length": "positions of the GPT's step (default: %(default)s)",
+    "bridge.help_write": "write the operations as a numpy script that computes the loss of a few "
+    "rows and its gradient by hand, with no micrograd",
+    "bridge.help_torch": "with --write: a PyTorch script instead (autograd does the backward pass)",
+    "bridge.wrote": "wrote {path}: `python {path}` prints the mean loss of its {rows} rows and each "
+    "parameter tensor's gradient, as micrograd computes them",
 }

@@ -1153,4 +1153,8 @@ CATALOG: dict[str, str] = {
     "bridge.help_gpt": "microgpt 的 GPT（名字的 27 个词元，默认大小）",
     "bridge.help_hidden": "MLP 的隐藏层宽度，例如 4,3（默认：demo 的）",
     "bridge.help_length": "GPT 这一步的位置数（默认：%(default)s）",
+    "bridge.help_write": "把这些运算写成一个 numpy 脚本：手写反向传播，算出几行数据的损失和梯度，不用 micrograd",
+    "bridge.help_torch": "和 --write 一起用：改写成 PyTorch 脚本（反向传播交给 autograd）",
+    "bridge.wrote": "已写入 {path}：`python {path}` 打印其中 {rows} 行数据的平均损失和每个参数张量的梯度，"
+    "与 micrograd 算出的相同",
 }

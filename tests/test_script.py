@@ -1,0 +1,111 @@
+"""The bridge's scripts (micrograd.teach.script): the numpy script, with its backward pass written
+out, and the PyTorch one run without micrograd and print the scalar engine's loss and gradients
+to 1e-12, for MLPs and for the GPT."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from micrograd.app.tasks import CompiledStep
+from micrograd.data import CharTokenizer, names
+from micrograd.engine import Value
+from micrograd.gpt import GPT
+from micrograd.nn import MLP
+from micrograd.teach import bridge, script
+
+pytest.importorskip("numpy")
+# a run in which `import micrograd` fails: the script stands alone
+ALONE = "import sys; sys.modules['micrograd'] = None; sys.argv = [sys.argv[1], '--json']; "
+ALONE += "exec(compile(open(sys.argv[0]).read(), sys.argv[0], 'exec'))"
+
+
+def run(text, tmp_path, name):
+    path = tmp_path / name
+    path.write_text(text)
+    assert "import micrograd" not in text and "from micrograd" not in text
+    done = subprocess.run(
+        [sys.executable, "-c", ALONE, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def engine(fn, params, rows):
+    """The scalar engine's mean loss over `rows` and its gradient, by backward()."""
+    for p in params:
+        p.grad = 0.0
+    total = sum((fn(*map(Value, row)) for row in rows), Value(0.0)) * (1 / len(rows))
+    total.backward()
+    return total.data, [p.grad for p in params]
+
+
+def agrees(found, loss, grads):
+    assert abs(found["loss"] - loss) <= 1e-12 * max(1.0, abs(loss))
+    assert len(found["grad"]) == len(grads)
+    assert max(abs(a - b) for a, b in zip(found["grad"], grads)) <= 1e-12
+
+
+def mlp_case(sizes, activation="relu"):
+    random.seed(1)
+    model = MLP(sizes[0], sizes[1:], activation=activation)
+    shown = bridge.of_classifier(model)
+    rows = bridge.classifier_rows(model)
+    fn = bridge.loss_of(model)
+    return shown, rows, fn, model.parameters()
+
+
+@pytest.mark.parametrize("torch", [False, True])
+@pytest.mark.parametrize(
+    ("sizes", "activation"),
+    [([2, 4, 3, 1], "relu"), ([64, 8, 10], "relu"), ([3, 5, 3], "tanh"), ([2, 3, 2], "sigmoid")],
+)
+def test_the_mlp_scripts_print_the_engines_loss_and_gradients(sizes, activation, torch, tmp_path):
+    if torch:
+        pytest.importorskip("torch")
+    shown, rows, fn, params = mlp_case(sizes, activation)
+    write = script.torch_script if torch else script.numpy_script
+    found = run(write(shown, rows, "an MLP"), tmp_path, "mlp.py")
+    agrees(found, *engine(fn, params, rows))
+
+
+@pytest.mark.parametrize("torch", [False, True])
+def test_the_gpt_scripts_print_the_engines_loss_and_gradients(torch, tmp_path):
+    if torch:
+        pytest.importorskip("torch")
+    random.seed(2)
+    tokenizer = CharTokenizer(names())
+    model = GPT(vocab_size=tokenizer.vocab_size, n_embd=8, n_head=2, n_layer=1, block_size=8)
+    length = 4
+    shown = bridge.of_gpt(model, length)
+    rows = bridge.gpt_rows(model, tokenizer, length, ["ab", "emma", "olivia"])
+    assert len(rows) == 3
+    fn = CompiledStep(model, "python", lengths=(length,)).function(length, "loss")
+    write = script.torch_script if torch else script.numpy_script
+    found = run(write(shown, rows, model.spec), tmp_path, "gpt.py")
+    agrees(found, *engine(fn, model.parameters(), rows))
+
+
+def test_the_numpy_script_reads_as_the_chain_rule(tmp_path):
+    shown, rows, _, _ = mlp_case([2, 4, 3, 1])
+    text = script.numpy_script(shown, rows, "MLP(2, [4, 3, 1])")
+    assert "z1 = x @ W1.T + b1" in text and "h1, d_h1 = relu(m, z1)" in text
+    assert "g_W1 += g_z1.T @ x" in text and "g_z1 += g_h1 * d_h1[0]" in text
+    assert "def relu(m: Any, a: Any)" in text  # the rule, as engine.py writes it
+
+
+def test_the_command_writes_both_scripts(tmp_path, capsys):
+    from micrograd.app.cli import main
+
+    for extra, name in [([], "np.py"), (["--torch"], "with_torch.py")]:
+        if extra:
+            pytest.importorskip("torch")
+        path = tmp_path / name
+        argv = ["bridge", "--hidden", "4,3", "--write", str(path), *extra, "--lang", "en"]
+        assert main(argv) == 0
+        assert f"wrote {path}" in capsys.readouterr().out
+        done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("loss ") and "grad of W1, shape (4, 2):" in done.stdout
