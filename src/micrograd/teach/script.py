@@ -189,7 +189,8 @@ class _Script:
 def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A model") -> str:
     """The numpy script of `shown` on `rows`: forward, backward by hand, the gradient printed."""
     s = _Script(shown, "np")
-    forward, backward = [], []
+    forward: list[str] = []
+    backward: list[str] = []
     rules: list[Any] = []
     for line in shown.lines:
         name, (kind, args) = ident(line.name), line.form
