@@ -50,6 +50,8 @@ PAGES = {
     "docs/bugs.zh-CN.md": "bugs.zh.md",
     "docs/gpt.md": "gpt.md",
     "docs/gpt.zh-CN.md": "gpt.zh.md",
+    "docs/tensors.md": "tensors.md",
+    "docs/tensors.zh-CN.md": "tensors.zh.md",
     "docs/guide.md": "guide.md",
     "docs/guide.zh-CN.md": "guide.zh.md",
     "docs/performance.md": "performance.md",

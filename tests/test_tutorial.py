@@ -224,6 +224,7 @@ def test_the_tutorials_follow_the_seed_chapters_order():
     [
         *("README.md", "README.zh-CN.md", "docs/guide.md", "docs/guide.zh-CN.md"),
         *("docs/performance.md", "docs/performance.zh-CN.md"),
+        *("docs/tensors.md", "docs/tensors.zh-CN.md"),
         *("docs/development.md", "docs/development.zh-CN.md"),
     ],
 )
