@@ -99,6 +99,7 @@ def test_the_numpy_script_reads_as_the_chain_rule(tmp_path):
 def test_the_command_writes_both_scripts(tmp_path, capsys):
     from micrograd.app.cli import main
 
+    losses = []
     for extra, name in [([], "np.py"), (["--torch"], "with_torch.py")]:
         if extra:
             pytest.importorskip("torch")
@@ -109,3 +110,6 @@ def test_the_command_writes_both_scripts(tmp_path, capsys):
         done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith("loss ") and "grad of W1, shape (4, 2):" in done.stdout
+        losses.append(float(done.stdout.split()[1]))
+    # the same seed, the same weights: both scripts print the same loss
+    assert losses[0] == pytest.approx(losses[1], rel=1e-12, abs=0)

@@ -223,6 +223,7 @@ def _add_bridge_command(sub: Any, lang: str) -> None:
         default=4,
         help=say("bridge.help_length", lang),
     )
+    p.add_argument("--seed", type=int, default=0, help=say("bridge.help_seed", lang))
     p.add_argument("--write", metavar="FILE.py", help=say("bridge.help_write", lang))
     p.add_argument("--torch", action="store_true", help=say("bridge.help_torch", lang))
     p.add_argument("--lang", choices=LANGUAGES, help=_help("help_lang", lang))

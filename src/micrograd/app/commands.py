@@ -367,6 +367,7 @@ def bridge_command(args: argparse.Namespace) -> int:
     lang = language(args.lang)
     model: MLP | GPT
     tokenizer = CharTokenizer(names())
+    random.seed(args.seed)  # the weights a new model draws: the same each run of this seed
     if args.model:  # a model.json, or else a gpt.json
         try:
             model = load(args.model)

@@ -210,6 +210,8 @@ class Layout:
             shape = tuple(max(at[d] for _, at in found) + 1 for d in range(len(found[0][1])))
             for i, at in found:
                 self.where[i] = (stem, tuple(at))
+                if len(at) == 2:  # a matrix read element by element: its row is the unit
+                    self.units[i] = self.unit_of_row(f"{stem}.{at[0]}")
             entries = [i for i, _ in found]
             about = _collapse([self.names[self.tape.nodes[i].index] for i in entries])
             self._add_tensor(Tensor(stem, "param", shape, entries, about))
@@ -261,8 +263,10 @@ class Layout:
                     sizes = [len(plan.terms[i]) for i in members]
                     form = ("segments", (flat, sizes))
                     low, high = min(sizes), max(sizes)
-                    count = str(low) if low == high else f"{low}-{high}"
-                    code = f"sum_by_row({self._operand(flat)}, {count} terms)"
+                    if low == high:  # each sum is of the next `low` columns
+                        code = f"{self._operand(flat)}.reshape(B, {len(sizes)}, {low}).sum(2)"
+                    else:
+                        code = f"segment_sum({self._operand(flat)}, {low}-{high} columns each)"
                 name = "s"
             elif op.startswith("fused "):
                 fused = op.removeprefix("fused ")

@@ -202,9 +202,8 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
             if index is not None:
                 used += f".reshape({len(index)}, {len(index[0])})"
             forward.append(f"{name} = {X} @ {used}.T + {ident(b) if b else s.operand(bias)}")
-            step = [
-                f"# {name} = {X} @ W.T + b: d{X} = g @ W, dW = g.T @ {X}, db = g summed over rows"
-            ]
+            bias_said = "db = g summed over rows" if b else "the bias term gets g"
+            step = [f"# {name} = {X} @ W.T + bias: d{X} = g @ W, dW = g.T @ {X}, {bias_said}"]
             step += _add(s, x, f"{g} @ {used}")
             if index is None:
                 step.append(f"g_{Wn} += {g}.T @ {X}")
@@ -234,7 +233,7 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
             block = f"{s.operand(flat)}.reshape(B, {line.width}, {k}).transpose(2, 1, 0)"
             forward.append(f"{name}, d_{name} = {rule.__name__}(np, {block})")
             forward.append(f"{name} = {name}.T")
-            step = [f"# {name}: {fused} over {k} inputs a row; its rule gave the local derivatives"]
+            step = [f"# {name}: {fused} of {k} numbers a row; its rule gave the local derivatives"]
             contrib = f"({g}.T[None] * d_{name}).transpose(2, 1, 0).reshape(B, -1)"
             step += _add(s, flat, contrib)
         else:

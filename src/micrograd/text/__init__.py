@@ -108,6 +108,7 @@ _USAGE = [
     (r"invalid choice: (.*) \(choose from (.*)\)", "usage_choice"),
     (r"expected one argument", "usage_one_argument"),
     (r"invalid (\w+) value: (.*)", "usage_invalid"),
+    (r"not allowed with argument (.*)", "usage_not_with"),
 ]
 
 

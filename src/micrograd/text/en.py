@@ -191,6 +191,7 @@ CATALOG: dict[str, str] = {
     "usage_choice": "invalid choice: {x1} (choose from {x2})",
     "usage_one_argument": "expected one argument",
     "usage_invalid": "invalid {x1} value: {x2}",
+    "usage_not_with": "not allowed with argument {x1}",
     # ---- the command's help and the lines demo and train print
     "cli.about_micrograd": "A tiny autograd engine: train, draw and explain.",
     "cli.help_version": "show program's version number and exit",
@@ -1284,10 +1285,12 @@ CATALOG: dict[str, str] = {
     "bridge.help_digits": "the digits model: MLP(64, [hidden..., 10]), softmax cross-entropy",
     "bridge.help_gpt": "microgpt's GPT (the names' 27 tokens, its default sizes)",
     "bridge.help_hidden": "hidden widths of the MLP, e.g. 4,3 (default: the demo's)",
-    "bridge.help_length": "positions of the GPT's step (default: %(default)s)",
+    "bridge.help_length": "positions of the GPT's step, at most its block size (default: %(default)s)",
     "bridge.help_write": "write the operations as a numpy script that computes the loss of a few "
     "rows and its gradient by hand, with no micrograd",
     "bridge.help_torch": "with --write: a PyTorch script instead (autograd does the backward pass)",
     "bridge.wrote": "wrote {path}: `python {path}` prints the mean loss of its {rows} rows and each "
     "parameter tensor's gradient, as micrograd computes them",
+    "bridge.help_seed": "seed of a new model's weights (default: %(default)s): the same seed "
+    "writes the same numbers into the numpy and the PyTorch script",
 }

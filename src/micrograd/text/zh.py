@@ -174,6 +174,7 @@ CATALOG: dict[str, str] = {
     "usage_choice": "无效的选择：{x1}（可选：{x2}）",
     "usage_one_argument": "需要一个值",
     "usage_invalid": "无效的 {x1} 值：{x2}",
+    "usage_not_with": "不能和参数 {x1} 一起用",
     # ---- the command's help and the lines demo and train print
     "cli.about_micrograd": "一个极小的自动微分引擎：训练、画图、讲解。",
     "cli.help_version": "显示程序的版本号并退出",
@@ -1152,9 +1153,10 @@ CATALOG: dict[str, str] = {
     "bridge.help_digits": "手写数字模型：MLP(64, [隐藏层..., 10])，softmax 交叉熵",
     "bridge.help_gpt": "microgpt 的 GPT（名字的 27 个词元，默认大小）",
     "bridge.help_hidden": "MLP 的隐藏层宽度，例如 4,3（默认：demo 的）",
-    "bridge.help_length": "GPT 这一步的位置数（默认：%(default)s）",
+    "bridge.help_length": "GPT 这一步的位置数，最多为它的 block_size（默认：%(default)s）",
     "bridge.help_write": "把这些运算写成一个 numpy 脚本：手写反向传播，算出几行数据的损失和梯度，不用 micrograd",
-    "bridge.help_torch": "和 --write 一起用：改写成 PyTorch 脚本（反向传播交给 autograd）",
-    "bridge.wrote": "已写入 {path}：`python {path}` 打印其中 {rows} 行数据的平均损失和每个参数张量的梯度，"
+    "bridge.help_torch": "和 --write 一起用：改写成 PyTorch 脚本（反向传播交给 PyTorch 的自动微分，autograd）",
+    "bridge.wrote": "已写入 {path}：`python {path}` 打印脚本里 {rows} 行数据的平均损失和每个参数张量的梯度，"
     "与 micrograd 算出的相同",
+    "bridge.help_seed": "新模型权重的随机数种子（默认：%(default)s）：同一个种子写出的 numpy 脚本和 PyTorch 脚本数值相同",
 }
