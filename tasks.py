@@ -284,10 +284,11 @@ DEMO_FILES = ["decision_boundary.png", "loss.png", "model.json"]  # what `microg
 
 def release(args: list[str]) -> None:
     """What is published, checked as a user gets it: the sdist, and the wheel built from it (so a
-    file the sdist lacks fails here), pass twine check; the wheel with [demo] in a fresh venv runs
-    `micrograd --version` and `micrograd demo`, and the core tests run against it, from a copy of
-    tests/ in a temporary folder, where nothing puts src/ on sys.path. --outdir DIR (empty or new)
-    keeps the sdist and the wheel, for .github/workflows/release.yml to publish."""
+    file the sdist lacks fails here), pass twine check; the wheel alone in a fresh venv runs
+    `micrograd --version` and the core tests, from a copy of tests/ in a temporary folder, where
+    nothing puts src/ on sys.path and no extra is installed (what `core` checks on the source
+    tree); then with [demo] it runs `micrograd demo`. --outdir DIR (empty or new) keeps the sdist
+    and the wheel, for .github/workflows/release.yml to publish."""
     os.environ.pop("PYTHONPATH", None)  # a src/ on it would be tested instead of the wheel
     outdir = os.path.abspath(args.pop(args.index("--outdir") + 1)) if "--outdir" in args else None
     if "--outdir" in args:
@@ -306,12 +307,12 @@ def release(args: list[str]) -> None:
         (wheel,) = [path for path in built if path.endswith(".whl")]
         version = os.path.basename(wheel).split("-")[1]
 
+        # first the wheel alone, with no extra: the core tests run against it (as `core` runs them
+        # from the source tree), then [demo] on top for the demo
         fresh = os.path.join(tmp, "venv")
         venv.create(fresh, with_pip=True)
         python = bin_of(fresh, "python")
-        run(
-            python, "-m", "pip", "install", "-q", f"{wheel}[demo]", "pytest>=8", "hypothesis>=6.100"
-        )
+        run(python, "-m", "pip", "install", "-q", wheel, "pytest>=8", "hypothesis>=6.100")
         print("+", bin_of(fresh, "micrograd"), "--version", flush=True)
         said = subprocess.run(
             [bin_of(fresh, "micrograd"), "--version"], capture_output=True, text=True
@@ -319,11 +320,6 @@ def release(args: list[str]) -> None:
         print(said)
         if said != f"micrograd-plus {version}":
             sys.exit(f"micrograd --version said {said!r}, not 'micrograd-plus {version}'")
-        out = os.path.join(tmp, "demo")
-        run(bin_of(fresh, "micrograd"), "demo", "--out", out, "--quiet")
-        missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(out, name))]
-        if missing:
-            sys.exit(f"micrograd demo did not write {', '.join(missing)}")
 
         # the tests, and the site's playground code that a test of the python back end reads
         shutil.copytree(
@@ -335,16 +331,27 @@ def release(args: list[str]) -> None:
         shutil.copytree(os.path.join(ROOT, assets), os.path.join(tmp, assets))
         shutil.copy(os.path.join(ROOT, "pyproject.toml"), tmp)  # pytest's settings
         env = {**os.environ, "MICROGRAD_NO_SKIPS": "1"}  # as in `core`: a skipped test fails
-        where = "import micrograd; print(micrograd.__file__)"
+        where = (
+            "import micrograd, importlib.util as u; print(micrograd.__file__, u.find_spec('numpy'))"
+        )
         found = subprocess.run(
             [python, "-c", where], cwd=tmp, env=env, capture_output=True, text=True
         ).stdout.strip()
-        if not found.startswith(fresh):
-            sys.exit(f"the tests would import micrograd from {found}, not from the wheel")
+        if not found.startswith(fresh) or not found.endswith(" None"):
+            sys.exit(
+                f"the tests would import micrograd (and numpy) as {found}, not the wheel alone"
+            )
         cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", *CORE_TESTS, *args]
         print("+", " ".join(cmd), f"(in {tmp})", flush=True)
         if subprocess.call(cmd, cwd=tmp, env=env):
             sys.exit("the core tests failed against the installed wheel")
+
+        run(python, "-m", "pip", "install", "-q", f"{wheel}[demo]")
+        out = os.path.join(tmp, "demo")
+        run(bin_of(fresh, "micrograd"), "demo", "--out", out, "--quiet")
+        missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(out, name))]
+        if missing:
+            sys.exit(f"micrograd demo did not write {', '.join(missing)}")
     kept = f"; the files are in {outdir}" if outdir else ""
     print(f"release check passed in {time.monotonic() - started:.0f} s{kept}")
 

@@ -176,7 +176,9 @@ def test_ci_runs_the_release_check_and_fails_with_it():
         commands = [line.strip() for line in f.read().splitlines()]
     commands = [c for c in commands if c and not c.startswith("#")]
     assert 'python3 tasks.py release >"$logs/release" 2>&1 &' in commands
-    assert 'wait "${!step}" || code=$?' in commands
+    assert (
+        'wait "$release" || code=$?' in commands and '[ "$code" = 0 ] || status=$code' in commands
+    )
     assert commands[-1] == 'exit "$status"'
 
 
