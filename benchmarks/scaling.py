@@ -8,7 +8,11 @@ softmax cross-entropy + 1e-4 L2 on all 1,797 images. A step is what `micrograd.a
 the loss and its gradients, then an SGD update. PyTorch does the same (float64 and float32: a
 forward, backward, and an in-place SGD update) on one thread, and so does numpy's BLAS. Each
 (engine, case) pair alternates step by step after warm-up; reported: medians of per-round paired
-time ratios (fast / PyTorch) with their ranges, and the first loss's relative error.
+time ratios (fast / PyTorch) with their ranges, and the first loss's relative error; first, the
+machine (CPU, cores, numpy's and PyTorch's versions, the CPU capability PyTorch's kernels use).
+Last, each float64 row against docs/performance.md's table: a row whose median is on the other side
+of 1 than the page's (faster there, slower here, or the reverse) contradicts the page, and the
+benchmark exits with status 1; one outside the page's range only differs.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import platform  # noqa: E402
 import random  # noqa: E402
+import re  # noqa: E402
 import statistics  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -137,6 +144,60 @@ def measure(c: dict, rounds: int) -> dict:
     }
 
 
+PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
+PAGE = os.path.join(PAGE, "performance.md")
+ROW = re.compile(r"\| (moons|digits)[^|]*?H=(\d+), B=([\d,]+)[^|]*\|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]")
+DIGITS_ROW = re.compile(r"\| digits, MLP\(64, \[(\d+), 10\]\)[^|]*B=([\d,]+) \|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]")
+
+
+def machine() -> str:
+    """The CPU, its cores, and what numpy and PyTorch run on it."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    kernel = torch.backends.cpu.get_cpu_capability()
+    return (
+        f"{cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy "
+        f"{np.__version__}, PyTorch {torch.__version__} (kernels: {kernel}), one thread each"
+    )
+
+
+def page_rows() -> dict[str, tuple[float, float, float]]:
+    """docs/performance.md's float64 figure of each case: label -> (median, low, high)."""
+    with open(PAGE, encoding="utf-8") as f:
+        text = f.read()
+    rows = {}
+    for name, h, b, *figures in ROW.findall(text):
+        rows[f"{name} H={h} B={int(b.replace(',', ''))}"] = tuple(map(float, figures))
+    for h, b, *figures in DIGITS_ROW.findall(text):
+        rows[f"digits H={h} B={int(b.replace(',', ''))}"] = tuple(map(float, figures))
+    return rows
+
+
+def against_page(results: list[dict]) -> bool:
+    """Print each row against the page's; True when none contradicts it."""
+    page = page_rows()
+    print(f"\nagainst {os.path.relpath(PAGE)} (float64):")
+    fine = True
+    for r in results:
+        if r["case"] not in page:
+            print(f"  {r['case']:>22}: not on the page")
+            continue
+        median, low, high = page[r["case"]]
+        ours = r["ratio64"][0]
+        if (ours < 1) != (median < 1):
+            verdict, fine = "CONTRADICTS the page", False
+        elif not low <= ours <= high:
+            verdict = "outside the page's range"
+        else:
+            verdict = "as on the page"
+        print(f"  {r['case']:>22}: {ours:.2f}x here, {median:.2f}x [{low}..{high}] there: {verdict}")
+    return fine
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=15)
@@ -148,6 +209,7 @@ def main() -> None:
     cases = [("moons", [h, h], b) for h, b in grid] + [("digits", [64], None)]
     if args.quick:
         cases = [cases[0], cases[3], cases[-1]]
+    print("machine:", machine())
     header = f"{'case':>22} {'params':>7} {'trace s':>8} {'fast us':>9} {'torch64 us':>10} {'fast/t64 (range)':>22} {'fast32 us':>9} {'torch32 us':>10} {'f32/t32 (range)':>22} {'loss err':>8}"
     print(header)
     results = []
@@ -166,7 +228,9 @@ def main() -> None:
         results.append({"case": label, **r})
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+            json.dump({"machine": machine(), "cases": results}, f, indent=1)
+    if not args.quick and not against_page(results):
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -231,9 +231,18 @@ def test_the_page_is_served_in_both_languages(server):
     zh.server_close()
 
 
+# The command as a terminal runs it, where Ctrl-C interrupts Python: a child started by a job
+# that ignores SIGINT (a non-interactive shell's `cmd &`) would inherit that, and Python then
+# installs no KeyboardInterrupt handler; this puts Python's back before the command runs.
+AS_IN_A_TERMINAL = (
+    "import signal, runpy; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('micrograd', run_name='__main__')"
+)
+
+
 def test_ctrl_c_stops_the_command_cleanly():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "micrograd", "playground", "--port", "0", "--no-browser"],
+        [sys.executable, "-c", AS_IN_A_TERMINAL, "playground", "--port", "0", "--no-browser"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -400,3 +400,37 @@ def test_an_inf_in_between_that_a_later_op_makes_finite_is_what_the_docs_say(fn,
         python_prog.value_and_grad([[x]])
     with pytest.raises(eager_error):
         numpy_prog.check([[x]])
+
+
+@pytest.mark.parametrize("bias", ["parameter", "computed"])
+def test_one_layer_over_several_inputs_is_one_batched_matrix_product(bias):
+    """A layer applied to T inputs at one depth (a sequence's positions) runs as one batched
+    product: the numbers are eager's, whether its biases are parameters or computed."""
+    from micrograd.nn import Layer
+    from micrograd.replay.numpy.groups import BatchedLinearGroup
+
+    random.seed(3)
+    layer, shift = Layer(3, 4, nonlin=False), Value(0.5)
+    params = [*layer.parameters(), shift]
+
+    def fn(*x):
+        inputs = [list(x[t * 3 : t * 3 + 3]) for t in range(3)]  # three positions of 3 numbers
+        if bias == "computed":  # a sum that starts at a computed number, not a parameter
+            outs = [
+                [sum((w * xi for w, xi in zip(n.w, xs)), shift * xs[0]) for n in layer.neurons]
+                for xs in inputs
+            ]
+        else:
+            outs = [layer.forward(xs) for xs in inputs]
+        return sum((o.tanh() * (t + 1) for t, row in enumerate(outs) for o in row), Value(0.0))
+
+    prog = trace(fn, params, 9)
+    batched = [g for g in prog.groups if isinstance(g, BatchedLinearGroup)]
+    assert len(batched) == 1 and batched[0].segments == 3
+    rows = [[random.uniform(-1, 1) for _ in range(9)] for _ in range(5)]
+    weights = [0.5, 1.0, -2.0, 0.25, 1.5]
+    values, grads, dx = prog.value_and_grad(np.array(rows), np.array(weights), input_grads=True)
+    want_values, want_grads, want_dx = per_row_eager(fn, params, rows, weights)
+    assert values.tolist() == pytest.approx(want_values, rel=1e-12)
+    assert grads.tolist() == pytest.approx(want_grads, rel=1e-12, abs=1e-14)
+    assert dx.ravel().tolist() == pytest.approx(np.ravel(want_dx).tolist(), rel=1e-12, abs=1e-14)

@@ -111,7 +111,8 @@ def group_buckets(
     backward: Sequence[bool],
 ) -> list[tuple[str, Any, list[int]]]:
     """The nodes that compute, grouped by depth and op, in depth order: every group's inputs are
-    computed by earlier groups. Neurons of one layer (the same inputs) form one "linear" group.
+    computed by earlier groups. Neurons of one layer (the same inputs) form one "linear" group,
+    and one layer over several inputs at one depth one "linears" group (merge_layers).
     Nodes that backward reaches (`backward`) never share a group with nodes it does not: those
     only compute an output that is not differentiated."""
     depth: dict[int, int] = {}
@@ -134,8 +135,43 @@ def group_buckets(
         buckets.setdefault((d, op, key, backward[i]), []).append(i)
     return [
         (op, key, members)
-        for (_, op, key, _), members in sorted(buckets.items(), key=lambda kv: kv[0][0])
+        for (_, op, key, _), members in sorted(
+            merge_layers(buckets, linear).items(), key=lambda kv: kv[0][0]
+        )
     ]
+
+
+def merge_layers(
+    buckets: dict[tuple[int, str, Any, bool], list[int]], linear: Linear
+) -> dict[tuple[int, str, Any, bool], list[int]]:
+    """One layer applied at the same depth to several inputs (each position of a sequence) is one
+    "linears" group of T segments, a batched matrix product, where each input made a "linear"
+    group of its own. A layer is its rows: each neuron's weights, and its bias where that is a
+    parameter (a computed bias is read per segment). Each segment's rows are put in the first
+    segment's order."""
+
+    def row(i: int) -> tuple[Any, ...]:
+        bias, ws, _ = linear.parts[i]
+        return (*ws, bias if bias in linear.param_biases else None)
+
+    layers: dict[tuple[Any, ...], list[tuple[int, str, Any, bool]]] = {}
+    for key, members in buckets.items():
+        d, op, inputs, differentiated = key
+        if op == "linear":
+            rows = frozenset(row(i) for i in members)
+            if len(rows) == len(members):  # each row once
+                layers.setdefault((d, inputs[0], differentiated, rows), []).append(key)
+    merged = dict(buckets)
+    for (d, param_bias, differentiated, _), keys in layers.items():
+        if len(keys) < 2:
+            continue
+        order = {row(i): k for k, i in enumerate(buckets[keys[0]])}
+        members = []
+        for key in keys:
+            members += sorted(buckets[key], key=lambda i: order[row(i)])
+            del merged[key]
+        merged[d, "linears", (param_bias, len(keys)), differentiated] = members
+    return merged
 
 
 @dataclass

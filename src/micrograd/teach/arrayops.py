@@ -21,7 +21,8 @@ FUNCTION = {"ReLU": "relu"}
 
 
 # What a line computes, operands given as lists of tape entries, one per member:
-#   ("linear", (x, W, index, b, bias)): x @ W.T + b, W read at `index` (flat, (n, k); None where in
+#   ("linear", (xs, W, index, b, bias)): x @ W.T + b for each x of xs (one input, or the T inputs
+#       of a layer over a sequence, side by side), W read at `index` (flat, (n, k); None where in
 #       order), b a bias tensor's name or None (then `bias`, an operand, is added)
 #   ("sum", (operands,)), ("segments", (terms, sizes)): each member the sum of its `sizes` terms
 #   ("fused", (name, inputs, k)): a loss's fused op over k inputs per member, member by member
@@ -52,6 +53,11 @@ class Line:
     units: str = ""  # the neurons or heads its nodes come from
     matmul: bool = False
     form: Form = ("", ())  # what it computes, its operands as lists of nodes (one per member)
+
+
+def _segments(op: str, key: Any) -> int:
+    """How many inputs a layer's group applies it to: T for "linears", else 1."""
+    return int(key[1]) if op == "linears" else 1
 
 
 def op_of(node: Node) -> str:
@@ -117,6 +123,9 @@ class Layout:
         self.names = list(names) if names is not None else [f"p{i}" for i in range(tape.n_params)]
         self.unit_of_row = unit or (lambda name: name)
         self.plan = arrays.plan(tape)
+        replayed = arrays.replayed(tape)
+        self.replayed = set(replayed)  # the nodes some output needs
+        self.kept = set(fold_sums(tape, replayed, arrays.reader(tape))[0])  # not folded into a sum
         self.inputs = inputs
         self.where: dict[int, tuple[str, tuple[int, ...]]] = {}  # node -> (tensor, its index)
         self.tensors: list[Tensor] = []
@@ -129,13 +138,13 @@ class Layout:
         """The tensors, the lines in order, and the nodes no output needs; then `where` holds each
         leaf's and member's tensor or line and its index there."""
         self._inputs()
-        for op, _, members in self.plan.buckets:  # the layers' matrices first, in order
-            if op == "linear":
-                self._layer_tensors(members)
+        for op, key, members in self.plan.buckets:  # the layers' matrices first, in order
+            if op in ("linear", "linears"):
+                self._layer_tensors(members[: len(members) // _segments(op, key)])
         self._leftover_params()
         self._constants()
-        for op, _, members in self.plan.buckets:
-            self._line(op, members)
+        for op, key, members in self.plan.buckets:
+            self._line(op, members, _segments(op, key))
         unused = [i for i in range(len(self.tape.nodes)) if i not in self.placed]
         return self.tensors, self.lines, unused
 
@@ -220,7 +229,7 @@ class Layout:
         entries = [
             i for i, n in enumerate(self.tape.nodes) if n.kind == "const" and i not in self.placed
         ]
-        used = [i for i in entries if i in self._replayed]
+        used = [i for i in entries if i in self.replayed]
         if used:
             numbers = sorted({self.tape.nodes[i].value for i in used})
             about = ", ".join(f"{v:g}" for v in numbers[:SHOWN]) + (
@@ -229,20 +238,24 @@ class Layout:
             self._add_tensor(Tensor("const", "const", (len(used),), used, about))
 
     # ---- lines
-    def _line(self, op: str, members: list[int]) -> None:
+    def _line(self, op: str, members: list[int], segments: int) -> None:
         tape, plan = self.tape, self.plan
         entries = list(members)
         matmul = False
-        if op == "linear":
-            W, index, b = self._layer_tensors(members)
+        if op in ("linear", "linears"):
+            n = len(members) // segments  # the layer's rows, applied to `segments` inputs
+            W, index, b = self._layer_tensors(members[:n])
             w_rows = [plan.linear.parts[i][1] for i in members]
             for i in members:
                 entries += self._spine(i) + plan.terms[i][1:]
             bias = [plan.linear.parts[i][0] for i in members]
-            x = plan.linear.parts[members[0]][2]
-            form: Form = ("linear", (x, W, index, b, bias))
+            xs = [plan.linear.parts[i][2] for i in members[::n]]
+            form: Form = ("linear", (xs, W, index, b, bias))
             shown = W if index is None else f"{W}.flat[...]"
-            code = f"{self._operand(x)} @ {shown}.T + {b or self._operand(bias)}"
+            x = self._operand(xs[0])
+            if segments > 1:  # the inputs side by side: (B, segments, k)
+                x = f"stack([{x}, {self._operand(xs[1])}{', ...' if segments > 2 else ''}], 1)"
+            code = f"{x} @ {shown}.T + {b or self._operand(bias)}"
             matmul = True
             name = "z"
             units = [
@@ -318,36 +331,22 @@ class Layout:
     def _spine(self, i: int) -> list[int]:
         """The "+" nodes folded into the sum that heads at i (not i itself)."""
         spine, head = [], self.tape.nodes[i].args[0]
-        while is_sum(self.tape.nodes[head]) and head not in self._kept:
+        while is_sum(self.tape.nodes[head]) and head not in self.kept:
             spine.append(head)
             head = self.tape.nodes[head].args[0]
         return spine
 
-    @property
-    def _kept(self) -> set[int]:
-        if not hasattr(self, "_kept_cache"):
-            nodes, _ = fold_sums(self.tape, arrays.replayed(self.tape), arrays.reader(self.tape))
-            self._kept_cache = set(nodes)
-        return self._kept_cache
-
     def _inside_fused(self, i: int) -> list[int]:
         """What a fused op is made of (between its inputs and itself), which is not replayed."""
         inputs = set(self.tape.nodes[i].fused[1])  # type: ignore[index]
-        replayed = self._replayed
         seen, stack = set(), list(self.tape.nodes[i].args)
         while stack:
             j = stack.pop()
-            if j in seen or j in inputs or j in replayed:
+            if j in seen or j in inputs or j in self.replayed:
                 continue
             seen.add(j)
             stack.extend(self.tape.nodes[j].args)
         return sorted(j for j in seen if j not in self.placed)
-
-    @property
-    def _replayed(self) -> set[int]:
-        if not hasattr(self, "_replayed_cache"):
-            self._replayed_cache = set(arrays.replayed(self.tape))
-        return self._replayed_cache
 
     # ---- operands
     def _operand(self, entries: Sequence[int]) -> str:

@@ -15,6 +15,7 @@ the tests compare with the scalar engine's.
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -93,10 +94,7 @@ class _Script:
             return f"{array}([{', '.join(repr(float(v)) for v in at)}])"
         name = ident(source)
         if self.kinds[source] == "param":
-            size = 1
-            for n in self.shapes[source]:
-                size *= n
-            if at == list(range(size)):
+            if at == list(range(math.prod(self.shapes[source]))):
                 return f"{name}.reshape(-1)"
             return f"{name}.reshape(-1)[{self._columns(at)}]"
         if at == list(range(self.widths[source])):
@@ -142,14 +140,10 @@ class _Script:
         for t in self.shown.tensors:
             if t.kind != "param":
                 continue
-            size = 1
-            for n in t.shape:
-                size *= n
-            flat = [0.0] * size
+            flat = [0.0] * math.prod(t.shape)
             for i in t.entries:
-                flat[self._flat(t.name, self.shown.where[i][1])] = theta[
-                    self.shown.tape.nodes[i].index
-                ]
+                at, index = self.shown.where[i][1], self.shown.tape.nodes[i].index
+                flat[self._flat(t.name, at)] = theta[index]
             numbers = ", ".join(repr(v) for v in flat)
             shape = ", ".join(map(str, t.shape))
             out.append(f"{ident(t.name)} = {make}([{numbers}]).reshape({shape})  # {t.about}")
@@ -174,14 +168,10 @@ class _Script:
         out = []
         for t in self.shown.tensors:
             if t.kind == "param":
-                size = 1
-                for n in t.shape:
-                    size *= n
-                index = [-1] * size
+                index = [-1] * math.prod(t.shape)
                 for i in t.entries:
-                    index[self._flat(t.name, self.shown.where[i][1])] = self.shown.tape.nodes[
-                        i
-                    ].index
+                    at, k = self.shown.where[i][1], self.shown.tape.nodes[i].index
+                    index[self._flat(t.name, at)] = k
                 out.append((t.name, self.index(index)))
         return out
 
@@ -196,22 +186,34 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
         name, (kind, args) = ident(line.name), line.form
         g = f"g_{name}"
         if kind == "linear":
-            x, W, index, b, bias = args
-            X, Wn = s.operand(x), ident(W)
-            used = Wn if index is None else f"{Wn}.reshape(-1)[{s.index(sum(index, []))}]"
-            if index is not None:
-                used += f".reshape({len(index)}, {len(index[0])})"
-            forward.append(f"{name} = {X} @ {used}.T + {ident(b) if b else s.operand(bias)}")
+            xs, W, index, b, bias = args
+            X, used, bias_code = _layer(s, xs, W, index, b, bias)
+            Wn, T = ident(W), len(xs)
+            if T == 1:
+                forward.append(f"{name} = {X} @ {used}.T + {bias_code}")
+                grad_x, grad_w, grad_b = f"{g} @ {used}", f"{g}.T @ {X}", f"{g}.sum(0)"
+                said = f"d{X} = g @ W, dW = g.T @ {X}"
+            else:  # the layer on T inputs side by side: X is (B, T, k), g as (B, T, n)
+                forward.append(f"x_{name} = {X}")
+                forward.append(f"{name} = (x_{name} @ {used}.T + {bias_code}).reshape(B, -1)")
+                g3 = f"{g}.reshape(B, {T}, -1)"
+                grad_x, grad_b = f"{g3} @ {used}", f"{g3}.sum((0, 1))"
+                grad_w = f'np.einsum("btn,btk->nk", {g3}, x_{name})'
+                said = "dx_t = g_t @ W, dW = the sum over t of g_t.T @ x_t"
             bias_said = "db = g summed over rows" if b else "the bias term gets g"
-            step = [f"# {name} = {X} @ W.T + bias: d{X} = g @ W, dW = g.T @ {X}, {bias_said}"]
-            step += _add(s, x, f"{g} @ {used}")
-            if index is None:
-                step.append(f"g_{Wn} += {g}.T @ {X}")
+            step = [f"# {name} = x @ W.T + bias: {said}, {bias_said}"]
+            if T == 1:
+                step += _add(s, xs[0], grad_x)
             else:
-                step.append(
-                    f"np.add.at(g_{Wn}.reshape(-1), {s.index(sum(index, []))}, ({g}.T @ {X}).ravel())"
-                )
-            step += [f"g_{ident(b)} += {g}.sum(0)"] if b else _add(s, bias, g)
+                step.append(f"dx_{name} = {grad_x}")
+                for t, x in enumerate(xs):
+                    step += _add(s, x, f"dx_{name}[:, {t}]")
+            if index is None:
+                step.append(f"g_{Wn} += {grad_w}")
+            else:
+                flat = s.index(sum(index, []))
+                step.append(f"np.add.at(g_{Wn}.reshape(-1), {flat}, ({grad_w}).ravel())")
+            step += [f"g_{ident(b)} += {grad_b}"] if b else _add(s, bias, g)
         elif kind == "sum":
             (operands,) = args
             forward.append(f"{name} = " + " + ".join(s.operand(a) for a in operands))
@@ -313,6 +315,27 @@ def _report(s: _Script, order: list[tuple[str, str]], grad: str) -> list[str]:
     ]
 
 
+def _layer(
+    s: _Script, xs: list[list[int]], W: str, index: Any, b: str | None, bias: Any
+) -> tuple[str, str, str]:
+    """A layer's input (one, or T side by side: stack(..., 1), (B, T, k)), its weight matrix as
+    read (W, or gathered where the layer reads it in another order) and its bias."""
+    lib = s.lib
+    X = s.operand(xs[0]) if len(xs) == 1 else f"{lib}.stack([{', '.join(map(s.operand, xs))}], 1)"
+    used = ident(W)
+    if index is not None:
+        used = (
+            f"{used}.reshape(-1)[{s.index(sum(index, []))}].reshape({len(index)}, {len(index[0])})"
+        )
+    if b:
+        return X, used, ident(b)
+    parts = s.pieces(bias)
+    if len(parts) == 1 and not parts[0][0] and len(set(parts[0][1])) == 1:
+        return X, used, repr(float(parts[0][1][0]))  # the same number for every row (a 0)
+    code = s.operand(bias)
+    return X, used, code if len(xs) == 1 else f"{code}.reshape(B, {len(xs)}, -1)"
+
+
 def _add(s: _Script, entries: Sequence[int], contrib: str) -> list[str]:
     """Lines that add `contrib` ((B, w) for the w members) into the gradients of what the
     members read: columns of lines, positions of parameters; the rows' inputs and numbers get
@@ -353,13 +376,10 @@ def torch_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
     for line in shown.lines:
         name, (kind, args) = ident(line.name), line.form
         if kind == "linear":
-            x, W, index, b, bias = args
-            used = ident(W)
-            if index is not None:
-                flat = s.index(sum(index, []))
-                used = f"{used}.reshape(-1)[{flat}].reshape({len(index)}, {len(index[0])})"
-            b_code = ident(b) if b else s.operand(bias)
-            forward.append(f"{name} = {s.operand(x)} @ {used}.T + {b_code}")
+            xs, W, index, b, bias = args
+            X, used, bias_code = _layer(s, xs, W, index, b, bias)
+            code = f"{X} @ {used}.T + {bias_code}"
+            forward.append(f"{name} = " + (code if len(xs) == 1 else f"({code}).reshape(B, -1)"))
         elif kind == "sum":
             forward.append(f"{name} = " + " + ".join(s.operand(a) for a in args[0]))
         elif kind == "segments":

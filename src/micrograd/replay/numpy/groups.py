@@ -183,6 +183,15 @@ class Backward:
         else:
             view += a @ b
 
+    def add_block(self, block: Block, view: Any, x: Any) -> None:
+        """Add x into the parameters' gradient at `block` (written where it writes first)."""
+        if view is None:
+            block.add(self.param_grads, x)
+        elif self.first[id(block)]:
+            view[...] = x
+        else:
+            view += x
+
 
 @dataclass
 class RuleGroup(Group):
@@ -304,3 +313,39 @@ class FusedGroup(Group):
                 np.multiply(upstream, d, out=run.grads[scatter.rows].reshape(d.shape))
             else:
                 run.add(scatter, run.times(upstream, d).reshape(-1, upstream.shape[-1]))
+
+
+@dataclass
+class BatchedLinearGroup(LinearGroup):
+    """One layer over T inputs (the positions of a sequence): bias + W @ x_t for each t, one
+    batched matrix product. args = [bias rows, the T inputs' rows, one input after another];
+    the out rows are T segments of the layer's rows, in the order of W's rows."""
+
+    segments: int = 1
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
+        W, bias, _, _ = blocks
+        T, B = self.segments, values.shape[1]
+        x = values[self.args[1]].reshape(T, -1, B)  # (T, k, B): a copy, kept for backward
+        result = out.reshape(T, -1, B)  # (T, n, B): a view of the out rows
+        np.matmul(W, x, out=result)
+        result += values[self.args[0]].reshape(T, -1, B) if bias is None else bias
+        return x
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
+        # out_t = bias + W @ x_t: d/dx_t = W^T, d/dW = sum over t of upstream_t @ x_t^T, d/dbias
+        # = upstream summed over t and the batch
+        assert self.weights is not None
+        W, _, dW, dbias = blocks
+        T, B = self.segments, upstream.shape[1]
+        g = upstream.reshape(T, -1, B)  # (T, n, B)
+        n, k = g.shape[1], local.shape[1]
+        if self.bias is None:
+            if id(self.scatters[0]) in run.first:
+                run.add(self.scatters[0], upstream)
+        else:
+            run.add_block(self.bias, dbias, g.sum(axis=(0, 2)))
+        if id(self.scatters[1]) in run.first:
+            run.add(self.scatters[1], np.matmul(W.T, g).reshape(-1, B))
+        rows = g.transpose(1, 0, 2).reshape(n, T * B)  # each weight row's upstream, all t
+        run.add_product(self.weights, dW, rows, local.transpose(1, 0, 2).reshape(k, T * B).T)

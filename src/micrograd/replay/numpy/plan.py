@@ -3,11 +3,14 @@ rows, its operands' rows and how grads are scattered back into them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from micrograd.losses import FUSED
 from micrograd.replay.arrays import Linear, reader
 from micrograd.replay.numpy.groups import (
+    BatchedLinearGroup,
     Block,
     FusedGroup,
     Group,
@@ -24,6 +27,7 @@ from micrograd.replay.trace import Tape
 def make_group(
     tape: Tape,
     op: str,
+    key: Any,
     members: list[int],
     terms: dict[int, list[int]],
     linear: Linear,
@@ -42,20 +46,25 @@ def make_group(
         sizes = np.array([len(terms[i]) for i in members], dtype=np.intp)
         starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
         return SumGroup(out, [rows], [Scatter.plan(rows)], starts, sizes)
-    if op == "linear":
+    if op in ("linear", "linears"):  # "linears": the layer over T inputs, segment by segment
+        segments = key[1] if op == "linears" else 1
+        n = len(members) // segments
         biases = [linear.parts[i][0] for i in members]
-        xs = rows_index([row[x] for x in linear.parts[members[0]][2]])
-        n = tape.n_params
-        param = [[tape.nodes[w].index for w in linear.parts[i][1]] for i in members]
-        weights = Block.plan(param, n)
+        xs = rows_index([row[x] for i in members[::n] for x in linear.parts[i][2]])
+        param = [[tape.nodes[w].index for w in linear.parts[i][1]] for i in members[:n]]
+        weights = Block.plan(param, tape.n_params)
         bias = None
         if all(tape.nodes[b].kind == "param" for b in biases):  # read from the parameters
-            bias = Block.plan([tape.nodes[b].index for b in biases], n)
+            bias = Block.plan([tape.nodes[b].index for b in biases[:n]], tape.n_params)
             bias_rows: Index = np.zeros(0, dtype=np.intp)
         else:
             bias_rows = rows_index([row[b] for b in biases])
         reads_inputs = isinstance(xs, slice) and xs.stop <= n_input_rows
         scatters = [Scatter.plan(bias_rows), Scatter.plan(xs)]
+        if op == "linears":
+            return BatchedLinearGroup(
+                out, [bias_rows, xs], scatters, weights, bias, reads_inputs, segments
+            )
         return LinearGroup(out, [bias_rows, xs], scatters, weights, bias, reads_inputs)
     reads = reader(tape)
     ins = [reads(i) for i in members]
