@@ -146,8 +146,12 @@ def measure(c: dict, rounds: int) -> dict:
 
 PAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
 PAGE = os.path.join(PAGE, "performance.md")
-ROW = re.compile(r"\| (moons|digits)[^|]*?H=(\d+), B=([\d,]+)[^|]*\|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]")
-DIGITS_ROW = re.compile(r"\| digits, MLP\(64, \[(\d+), 10\]\)[^|]*B=([\d,]+) \|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]")
+ROW = re.compile(
+    r"\| (moons|digits)[^|]*?H=(\d+), B=([\d,]+)[^|]*\|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]"
+)
+DIGITS_ROW = re.compile(
+    r"\| digits, MLP\(64, \[(\d+), 10\]\)[^|]*B=([\d,]+) \|[^|]*\| ([\d.]+)x \[([\d.]+)\.\.([\d.]+)\]"
+)
 
 
 def machine() -> str:
@@ -194,7 +198,9 @@ def against_page(results: list[dict]) -> bool:
             verdict = "outside the page's range"
         else:
             verdict = "as on the page"
-        print(f"  {r['case']:>22}: {ours:.2f}x here, {median:.2f}x [{low}..{high}] there: {verdict}")
+        print(
+            f"  {r['case']:>22}: {ours:.2f}x here, {median:.2f}x [{low}..{high}] there: {verdict}"
+        )
     return fine
 
 
