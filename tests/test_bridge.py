@@ -2,6 +2,7 @@
 scalar node of a traced graph is in exactly one tensor or array operation, the operations are
 the numpy replay's own, and the listing reads the same in both languages."""
 
+import html
 import random
 import re
 import subprocess
@@ -104,6 +105,8 @@ def test_names_reach_the_page_and_the_drawing_escaped():
     shown = bridge.bridge(lambda x: (p * x).relu(), [p], [("x", 1)], [name])
     page = shown._repr_html_()
     assert "<img" not in page and "&lt;img" in page
+    for line in shown.lines:  # the notebook's table is the listing
+        assert html.escape(f"{line.name} = {line.code}") in page
     node = re.compile(r'  n\d+ \[label="(?:[^"\\]|\\.)*", fillcolor="(?:#[0-9a-f]{6}|white)"\];')
     dot = shown.to_dot().splitlines()
     nodes = [line for line in dot if re.match(r"  n\d+ \[", line)]
