@@ -63,17 +63,7 @@ class Bridge:
     def text(self, lang: str | None = None) -> str:
         """The listing, in English or Chinese."""
         lang = language(lang)
-        out = [
-            text(
-                "bridge.head",
-                lang,
-                nodes=len(self.tape.nodes),
-                ops=len(self.lines),
-                matmuls=sum(line.matmul for line in self.lines),
-            ),
-            "",
-            text("bridge.leaves", lang),
-        ]
+        out = [self._head(lang), "", text("bridge.leaves", lang)]
         for t in self.tensors:
             shape = _shape(t.shape, batch=t.kind == "input")
             out.append(f"  {t.name:<8} {shape:<10} " + _said_leaf(t, lang))
@@ -89,6 +79,11 @@ class Bridge:
         if self.unused:
             out += ["", text("bridge.unused", lang, count=len(self.unused))]
         return "\n".join(out)
+
+    def _head(self, lang: str) -> str:
+        matmuls = sum(line.matmul for line in self.lines)
+        nodes, ops = len(self.tape.nodes), len(self.lines)
+        return text("bridge.head", lang, nodes=nodes, ops=ops, matmuls=matmuls)
 
     def __str__(self) -> str:
         return self.text()
@@ -134,7 +129,7 @@ class Bridge:
             f"<td>{html.escape(_said_leaf(t, lang))}</td></tr>"
             for t in self.tensors
         )
-        head = html.escape(self.text(lang).split("\n", 1)[0])
+        head = html.escape(self._head(lang))
         drawing = ""
         if len(self.tape.nodes) <= DRAWN:
             from micrograd.teach.drawings import render_dot
