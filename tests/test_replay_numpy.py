@@ -4,7 +4,7 @@ import math
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from micrograd import Value
@@ -185,6 +185,19 @@ def run_layered(spec, params, inputs):
 
 @settings(max_examples=examples(80))
 @given(layered(), st.randoms(use_true_random=False))
+# two layers of the same size at one depth, each over two inputs: two batched products, not one
+@example(
+    spec=(
+        1,
+        3,
+        [
+            [([0, 0, 0], [1, 2, 2], 0, "tanh"), ([0, 0], [0, 0], 1, "sigmoid")],
+            [([0], [2], 0, "sigmoid"), ([0], [3], -2, "none"), ([0, 0], [0, 1], 0, "tanh")],
+            [([0], [1], 2, "tanh")],
+        ],
+    ),
+    rnd=random.Random(0),
+)
 def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
     n_params, n_inputs, _ = spec
     params = [Value(rnd.uniform(-1, 1)) for _ in range(n_params)]

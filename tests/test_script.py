@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from micrograd.app.tasks import CompiledStep
 from micrograd.data import CharTokenizer, names
@@ -15,8 +17,12 @@ from micrograd.engine import Value
 from micrograd.gpt import GPT
 from micrograd.nn import MLP
 from micrograd.teach import bridge, script
+from programs import examples, near_kink, programs
+from programs import run as run_program
 
 pytest.importorskip("numpy")
+from test_replay_numpy import layered, run_layered  # noqa: E402
+
 # a run in which `import micrograd` fails: the script stands alone
 ALONE = "import sys; sys.modules['micrograd'] = None; sys.argv = [sys.argv[1], '--json']; "
 ALONE += "exec(compile(open(sys.argv[0]).read(), sys.argv[0], 'exec'))"
@@ -113,3 +119,63 @@ def test_the_command_writes_both_scripts(tmp_path, capsys):
         losses.append(float(done.stdout.split()[1]))
     # the same seed, the same weights: both scripts print the same loss
     assert losses[0] == pytest.approx(losses[1], rel=1e-12, abs=0)
+
+
+def run_here(text):
+    """A script run in this process (no interpreter to start): what it prints with --json."""
+    import contextlib
+    import io
+    from unittest import mock
+
+    out = io.StringIO()
+    with mock.patch.object(sys, "argv", ["script.py", "--json"]), contextlib.redirect_stdout(out):
+        exec(compile(text, "<script>", "exec"), {"__name__": "__main__"})
+    return json.loads(out.getvalue())
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(programs(max_inputs=3, max_steps=10), st.randoms(use_true_random=False))
+def test_any_program_is_accounted_for_and_its_scripts_compute_it(program, rnd):
+    """Random programs of every op (shared subexpressions, powers, exp, log, sigmoid, a Value
+    exponent...) mixing two parameters into the inputs: every node in one place, and both scripts
+    give the engine's mean loss and the parameters' gradient to 1e-10."""
+    xs, steps = program
+    params = [Value(0.7), Value(-1.3)]
+    fn = lambda *vs: run_program(steps, [*vs, *params]) * params[0]  # noqa: E731
+    assume(not near_kink(steps, [*xs, 0.7, -1.3]))
+    rows = [xs] + [[x + rnd.uniform(-1e-3, 1e-3) for x in xs] for _ in range(2)]
+    rows = [r for r in rows if not near_kink(steps, [*r, 0.7, -1.3])]
+    assume(rows)
+    shown = bridge.bridge(fn, params, [("x", len(xs))], example=xs)
+    assert sorted(shown.place()) == list(range(len(shown.tape.nodes)))
+    loss, grads = engine(fn, params, rows)
+    writers = [script.numpy_script] + ([script.torch_script] if has_torch() else [])
+    for write in writers:
+        found = run_here(write(shown, rows))
+        assert found["loss"] == pytest.approx(loss, rel=1e-10, abs=1e-12)
+        assert found["grad"] == pytest.approx(grads, rel=1e-10, abs=1e-12)
+
+
+def has_torch():
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(layered(), st.randoms(use_true_random=False))
+def test_any_layered_model_is_accounted_for_and_its_scripts_compute_it(spec, rnd):
+    """Layers whose weights repeat within a row, across rows and across layers (a weight that is
+    another layer's bias, a parameter as a layer's input): the bridge gathers what no tensor of
+    its own can hold, and both scripts still give the engine's numbers."""
+    n_params, n_inputs, _ = spec
+    params = [Value(rnd.uniform(-1, 1)) for _ in range(n_params)]
+    fn = lambda *xs: run_layered(spec, params, xs)  # noqa: E731
+    rows = [[rnd.uniform(-1, 1) for _ in range(n_inputs)] for _ in range(3)]
+    shown = bridge.bridge(fn, params, [("x", n_inputs)], example=rows[0])
+    assert sorted(shown.place()) == list(range(len(shown.tape.nodes)))
+    loss, grads = engine(fn, params, rows)
+    for write in [script.numpy_script] + ([script.torch_script] if has_torch() else []):
+        found = run_here(write(shown, rows))
+        assert found["loss"] == pytest.approx(loss, rel=1e-10, abs=1e-12)
+        assert found["grad"] == pytest.approx(grads, rel=1e-10, abs=1e-12)

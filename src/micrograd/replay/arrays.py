@@ -170,7 +170,8 @@ def merge_layers(
         for key in keys:
             members += sorted(buckets[key], key=lambda i: order[row(i)])
             del merged[key]
-        merged[d, "linears", (param_bias, len(keys)), differentiated] = members
+        # (the first segment's inputs keep two layers of one depth and size apart)
+        merged[d, "linears", (param_bias, len(keys), keys[0][2]), differentiated] = members
     return merged
 
 

@@ -6,6 +6,7 @@ view (micrograd.teach.bridge) prints what this lays out. Pure Python, no numpy.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,9 +22,10 @@ FUNCTION = {"ReLU": "relu"}
 
 
 # What a line computes, operands given as lists of tape entries, one per member:
-#   ("linear", (xs, W, index, b, bias)): x @ W.T + b for each x of xs (one input, or the T inputs
-#       of a layer over a sequence, side by side), W read at `index` (flat, (n, k); None where in
-#       order), b a bias tensor's name or None (then `bias`, an operand, is added)
+#   ("linear", (xs, W, rows, b, bias)): x @ W.T + b for each x of xs (one input, or the T inputs
+#       of a layer over a sequence, side by side); W a tensor's name, or None where the layer's
+#       parameters `rows` (n lists of k) are gathered from the tensors that hold them; b a bias
+#       tensor's name, or None where `bias`, an operand, is added
 #   ("sum", (operands,)), ("segments", (terms, sizes)): each member the sum of its `sizes` terms
 #   ("fused", (name, inputs, k)): a loss's fused op over k inputs per member, member by member
 #   ("rule", (op, operands, k)): an op of engine.OPS (k: the exponent of x ** k)
@@ -53,6 +55,11 @@ class Line:
     units: str = ""  # the neurons or heads its nodes come from
     matmul: bool = False
     form: Form = ("", ())  # what it computes, its operands as lists of nodes (one per member)
+
+
+def _listed(numbers: list[int]) -> str:
+    """Indices as a list, the first few of a long one: [0, 4, 8, 12, ...]."""
+    return "[" + ", ".join(map(str, numbers[:SHOWN])) + (", ...]" if len(numbers) > SHOWN else "]")
 
 
 def _segments(op: str, key: Any) -> int:
@@ -131,7 +138,7 @@ class Layout:
         self.tensors: list[Tensor] = []
         self.lines: list[Line] = []
         self.units: dict[int, str] = {}  # node -> the neuron or head it comes from
-        self.weights: dict[frozenset[int], str] = {}  # a layer's parameters -> their tensor
+        self.weights: dict[tuple[int, ...], str] = {}  # a layer's parameters -> their tensor
         self.placed: set[int] = set()
 
     def build(self) -> tuple[list[Tensor], list[Line], list[int]]:
@@ -158,47 +165,40 @@ class Layout:
         start = 0
         for name, count in self.inputs:
             entries = [by_index[k] for k in range(start, start + count) if k in by_index]
-            for col, i in enumerate(entries):
-                self.where[i] = (name, (col,))
+            for i in entries:  # its column: its place among the row's inputs (some may be unread)
+                self.where[i] = (name, (self.tape.nodes[i].index - start,))
             about = f"{start}-{start + count - 1}" if count > 1 else str(start)
             self._add_tensor(Tensor(name, "input", (count,), entries, about))
             start += count
 
-    def _param_tensor(self, entries: list[list[int]], prefix: str) -> tuple[str, Any]:
-        """The tensor of a layer's parameters (rows of entries), named once however many lines
-        read it, and where this layer reads it: None in order, else each entry's flat index."""
-        key = frozenset(i for row in entries for i in row)
-        if key in self.weights:
-            name = self.weights[key]
-            width = len(entries[0]) if prefix == "W" else 1
-            index = [[self._flat(i, width) for i in row] for row in entries]
-            ordered = index == [list(range(r * width, (r + 1) * width)) for r in range(len(index))]
-            return name, None if ordered else index
-        name = f"{prefix}{sum(t.name.startswith(prefix) for t in self.tensors) + 1}"
+    def _param_tensor(self, entries: list[list[int]], prefix: str) -> str | None:
+        """The tensor of a layer's parameters (rows of entries): made for it where none of them
+        is in a tensor yet and none repeats, found again where a layer read it in the same
+        order; None where the layer reads its parameters from other tensors (gathered)."""
         flat = [i for row in entries for i in row]
         shape = (len(entries), len(entries[0])) if prefix == "W" else (len(entries),)
+        name = self.weights.get(tuple(flat))
+        if name is not None:
+            return name if next(t.shape for t in self.tensors if t.name == name) == shape else None
+        if len(set(flat)) < len(flat) or any(i in self.placed for i in flat):
+            return None
+        name = f"{prefix}{sum(t.name.startswith(prefix) for t in self.tensors) + 1}"
         for r, row in enumerate(entries):
             for c, i in enumerate(row):
                 self.where[i] = (name, (r, c) if prefix == "W" else (r,))
         about = _collapse([self.names[self.tape.nodes[i].index] for i in flat])
         self._add_tensor(Tensor(name, "param", shape, flat, about))
-        self.weights[key] = name
-        return name, None
+        self.weights[tuple(flat)] = name
+        return name
 
-    def _flat(self, i: int, width: int) -> int:
-        at = self.where[i][1]
-        return at[0] * width + at[1] if len(at) == 2 else at[0]
-
-    def _layer_tensors(self, members: list[int]) -> tuple[str, Any, str | None]:
-        """A layer's weight matrix (its name, and where it is read: None in order) and bias
-        vector (None: its biases are computed)."""
+    def _layer_tensors(self, members: list[int]) -> tuple[str | None, str | None]:
+        """A layer's weight matrix and bias vector, each a tensor's name, or None where the
+        layer gathers them from other tensors (or computes its biases)."""
         parts = [self.plan.linear.parts[i] for i in members]
-        W, index = self._param_tensor([ws for _, ws, _ in parts], "W")
+        W = self._param_tensor([ws for _, ws, _ in parts], "W")
         if all(self.tape.nodes[bias].kind == "param" for bias, _, _ in parts):
-            b, b_index = self._param_tensor([[bias] for bias, _, _ in parts], "b")
-            if b_index is None:
-                return W, index, b
-        return W, index, None
+            return W, self._param_tensor([[bias] for bias, _, _ in parts], "b")
+        return W, None
 
     def _leftover_params(self) -> None:
         """Parameters that no layer reads as a matrix (an embedding table read element by
@@ -244,14 +244,14 @@ class Layout:
         matmul = False
         if op in ("linear", "linears"):
             n = len(members) // segments  # the layer's rows, applied to `segments` inputs
-            W, index, b = self._layer_tensors(members[:n])
+            W, b = self._layer_tensors(members[:n])
             w_rows = [plan.linear.parts[i][1] for i in members]
             for i in members:
                 entries += self._spine(i) + plan.terms[i][1:]
             bias = [plan.linear.parts[i][0] for i in members]
             xs = [plan.linear.parts[i][2] for i in members[::n]]
-            form: Form = ("linear", (xs, W, index, b, bias))
-            shown = W if index is None else f"{W}.flat[...]"
+            form: Form = ("linear", (xs, W, w_rows[:n], b, bias))
+            shown = W or self._gathered([w for ws in w_rows[:n] for w in ws])
             x = self._operand(xs[0])
             if segments > 1:  # the inputs side by side: (B, segments, k)
                 x = f"stack([{x}, {self._operand(xs[1])}{', ...' if segments > 2 else ''}], 1)"
@@ -349,6 +349,11 @@ class Layout:
         return sorted(j for j in seen if j not in self.placed)
 
     # ---- operands
+    def _gathered(self, flat: list[int]) -> str:
+        """A matrix of parameters read from the tensors that hold them: W1[...], cat(W1, p)[...]."""
+        names = list(dict.fromkeys(self.where[i][0] for i in flat))
+        return f"{names[0]}[...]" if len(names) == 1 else f"cat({', '.join(names)})[...]"
+
     def _operand(self, entries: Sequence[int]) -> str:
         """How a line reads one operand, a node per member: a tensor, some of its columns, a
         number, or several tensors side by side."""
@@ -377,20 +382,23 @@ class Layout:
     def _columns(self, name: str, at: list[tuple[int, ...]]) -> str:
         if not at or not at[0]:
             return name
-        width = self._width(name)
-        if len(at[0]) == 1:
-            cols = [a[0] for a in at]
-            if cols == list(range(width)):
+        shape = next((t.shape for t in self.tensors if t.name == name and t.kind == "param"), None)
+        if shape is not None:  # parameters: their places in the tensor, row by row
+            flat = [a[0] * shape[1] + a[1] if len(a) == 2 else a[0] for a in at]
+            if flat == list(range(math.prod(shape))):
                 return name
-            if len(set(cols)) == 1:
-                return f"{name}[:, {cols[0]}:{cols[0] + 1}]" if width > 1 else name
-            if cols == list(range(cols[0], cols[-1] + 1)):
-                return f"{name}[:, {cols[0]}:{cols[-1] + 1}]"
-            shown = ", ".join(map(str, cols[:SHOWN])) + (", ..." if len(cols) > SHOWN else "")
-            return f"{name}[:, [{shown}]]"
-        rows = sorted({a[0] for a in at})
-        head = f"{rows[0]}" if len(rows) == 1 else f"{rows[0]}:{rows[-1] + 1}"
-        return f"{name}[{head}, ...]"
+            if flat == list(range(flat[0], flat[0] + len(flat))):
+                return f"{name}.flat[{flat[0]}:{flat[0] + len(flat)}]"
+            return f"{name}.flat[{_listed(flat)}]"
+        width = self._width(name)
+        cols = [a[0] for a in at]
+        if cols == list(range(width)):
+            return name
+        if len(set(cols)) == 1:
+            return f"{name}[:, {cols[0]}:{cols[0] + 1}]" if width > 1 else name
+        if cols == list(range(cols[0], cols[-1] + 1)):
+            return f"{name}[:, {cols[0]}:{cols[-1] + 1}]"
+        return f"{name}[:, {_listed(cols)}]"
 
     def _width(self, name: str) -> int:
         for t in self.tensors:

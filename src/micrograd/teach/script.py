@@ -38,6 +38,7 @@ class _Script:
 
     def __init__(self, shown: Bridge, lib: str) -> None:
         self.shown, self.lib = shown, lib
+        self.cat = "np.concatenate" if lib == "np" else "torch.cat"  # 1-D pieces, end to end
         self.consts: list[str] = []  # index lists, named I1, I2, ...
         self.kinds = {t.name: t.kind for t in shown.tensors} | {
             ln.name: "line" for ln in shown.lines
@@ -111,6 +112,13 @@ class _Script:
         if len(parts) == 1:
             return self.piece(parts[0], alone=True)
         return "cat(" + ", ".join(self.piece(p, alone=False) for p in parts) + ")"
+
+    def rows(self, entries: Sequence[int]) -> str:
+        """An operand as a (B, w) tensor even where it reads no batch tensor (a layer's input that
+        is a parameter or a number: the same in every row)."""
+        if self.batched([entries]):
+            return self.operand(entries)
+        return "cat(" + ", ".join(self.piece(p, alone=False) for p in self.pieces(entries)) + ")"
 
     def batched(self, operands: Sequence[Sequence[int]]) -> bool:
         """Whether some operand reads a batch tensor (else the result is the same for every row)."""
@@ -186,9 +194,9 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
         name, (kind, args) = ident(line.name), line.form
         g = f"g_{name}"
         if kind == "linear":
-            xs, W, index, b, bias = args
-            X, used, bias_code = _layer(s, xs, W, index, b, bias)
-            Wn, T = ident(W), len(xs)
+            xs, W, w_rows, b, bias = args
+            X, used, bias_code = _layer(s, xs, W, w_rows, b, bias)
+            T = len(xs)
             if T == 1:
                 forward.append(f"{name} = {X} @ {used}.T + {bias_code}")
                 grad_x, grad_w, grad_b = f"{g} @ {used}", f"{g}.T @ {X}", f"{g}.sum(0)"
@@ -208,11 +216,11 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
                 step.append(f"dx_{name} = {grad_x}")
                 for t, x in enumerate(xs):
                     step += _add(s, x, f"dx_{name}[:, {t}]")
-            if index is None:
-                step.append(f"g_{Wn} += {grad_w}")
-            else:
-                flat = s.index(sum(index, []))
-                step.append(f"np.add.at(g_{Wn}.reshape(-1), {flat}, ({grad_w}).ravel())")
+            if W:
+                step.append(f"g_{ident(W)} += {grad_w}")
+            else:  # the gradient of each gathered parameter, back where it came from
+                step.append(f"dW_{name} = ({grad_w}).ravel()")
+                step += _add_flat(s, [w for row in w_rows for w in row], f"dW_{name}")
             step += [f"g_{ident(b)} += {grad_b}"] if b else _add(s, bias, g)
         elif kind == "sum":
             (operands,) = args
@@ -316,24 +324,37 @@ def _report(s: _Script, order: list[tuple[str, str]], grad: str) -> list[str]:
 
 
 def _layer(
-    s: _Script, xs: list[list[int]], W: str, index: Any, b: str | None, bias: Any
+    s: _Script, xs: list[list[int]], W: str | None, rows: list[list[int]], b: str | None, bias: Any
 ) -> tuple[str, str, str]:
-    """A layer's input (one, or T side by side: stack(..., 1), (B, T, k)), its weight matrix as
-    read (W, or gathered where the layer reads it in another order) and its bias."""
+    """A layer's input (one, or T side by side: stack(..., 1), (B, T, k)), its weight matrix
+    (a tensor, or its parameters gathered from the tensors that hold them) and its bias."""
     lib = s.lib
-    X = s.operand(xs[0]) if len(xs) == 1 else f"{lib}.stack([{', '.join(map(s.operand, xs))}], 1)"
-    used = ident(W)
-    if index is not None:
-        used = (
-            f"{used}.reshape(-1)[{s.index(sum(index, []))}].reshape({len(index)}, {len(index[0])})"
-        )
+    X = s.rows(xs[0]) if len(xs) == 1 else f"{lib}.stack([{', '.join(map(s.rows, xs))}], 1)"
+    if W:
+        used = ident(W)
+    else:
+        parts = [s.piece(p, alone=False) for p in s.pieces([w for row in rows for w in row])]
+        joined = parts[0] if len(parts) == 1 else f"{s.cat}([{', '.join(parts)}])"
+        used = f"{joined}.reshape({len(rows)}, {len(rows[0])})"
     if b:
         return X, used, ident(b)
-    parts = s.pieces(bias)
-    if len(parts) == 1 and not parts[0][0] and len(set(parts[0][1])) == 1:
-        return X, used, repr(float(parts[0][1][0]))  # the same number for every row (a 0)
-    code = s.operand(bias)
-    return X, used, code if len(xs) == 1 else f"{code}.reshape(B, {len(xs)}, -1)"
+    numbers = s.pieces(bias)
+    if len(numbers) == 1 and not numbers[0][0] and len(set(numbers[0][1])) == 1:
+        return X, used, repr(float(numbers[0][1][0]))  # the same number for every row (a 0)
+    if len(xs) == 1:
+        return X, used, s.operand(bias)
+    return X, used, f"{s.rows(bias)}.reshape(B, {len(xs)}, -1)"  # each input's biases
+
+
+def _add_flat(s: _Script, entries: Sequence[int], contrib: str) -> list[str]:
+    """Lines that add `contrib` (one number per entry, a 1-D array) into the gradients of the
+    parameters the entries are."""
+    out, start = [], 0
+    for source, at in s.pieces(entries):
+        part = f"{contrib}[{start}:{start + len(at)}]"
+        out.append(f"np.add.at(g_{ident(source)}.reshape(-1), {s.index(at)}, {part})")
+        start += len(at)
+    return out
 
 
 def _add(s: _Script, entries: Sequence[int], contrib: str) -> list[str]:
@@ -376,8 +397,8 @@ def torch_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
     for line in shown.lines:
         name, (kind, args) = ident(line.name), line.form
         if kind == "linear":
-            xs, W, index, b, bias = args
-            X, used, bias_code = _layer(s, xs, W, index, b, bias)
+            xs, W, w_rows, b, bias = args
+            X, used, bias_code = _layer(s, xs, W, w_rows, b, bias)
             code = f"{X} @ {used}.T + {bias_code}"
             forward.append(f"{name} = " + (code if len(xs) == 1 else f"({code}).reshape(B, -1)"))
         elif kind == "sum":
