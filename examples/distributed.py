@@ -191,6 +191,9 @@ def main() -> None:
             result |= {"spread": spread, "gap": gap, "score": score}
             with open(args.out, "w") as f:
                 json.dump(result, f)
+    # every process waits for rank 0's checks before any leaves: a process that tears its group
+    # down while a peer still holds a connection to it can abort (gloo: "terminate called")
+    dist.barrier()
     dist.destroy_process_group()
 
 
