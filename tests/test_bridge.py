@@ -149,3 +149,13 @@ def test_the_command_reads_a_saved_mlp_and_a_saved_gpt(tmp_path, capsys):
 def test_the_plan_is_one_for_the_replay_and_the_bridge():
     # replay.arrays is the numpy back end's grouping; it imports no numpy itself
     assert "numpy" not in arrays.__dict__ and "np" not in arrays.__dict__
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_command_refuses_options_that_would_be_ignored(capsys, lang):
+    from micrograd.text import text
+
+    assert main(["bridge", "--gpt", "--hidden", "4,3", "--lang", lang]) == 2
+    assert text("bridge.err_hidden", lang) in capsys.readouterr().err
+    assert main(["bridge", "--torch", "--lang", lang]) == 2
+    assert text("bridge.err_torch", lang) in capsys.readouterr().err

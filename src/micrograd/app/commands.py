@@ -365,6 +365,10 @@ def bridge_command(args: argparse.Namespace) -> int:
     from micrograd.teach import bridge, script
 
     lang = language(args.lang)
+    if args.hidden and (args.gpt or args.model):
+        raise UsageError(say("bridge.err_hidden", lang))
+    if args.torch and not args.write:
+        raise UsageError(say("bridge.err_torch", lang))
     model: MLP | GPT
     tokenizer = CharTokenizer(names())
     random.seed(args.seed)  # the weights a new model draws: the same each run of this seed

@@ -1293,4 +1293,8 @@ CATALOG: dict[str, str] = {
     "parameter tensor's gradient, as micrograd computes them",
     "bridge.help_seed": "seed of a new model's weights (default: %(default)s): the same seed "
     "writes the same numbers into the numpy and the PyTorch script",
+    "bridge.err_hidden": "--hidden sets the widths of a new MLP; a GPT (--gpt) or a saved model "
+    "(--model) has its own",
+    "bridge.err_torch": "--torch chooses the language of the script that --write writes: give "
+    "--write FILE.py too",
 }

@@ -1159,4 +1159,6 @@ CATALOG: dict[str, str] = {
     "bridge.wrote": "已写入 {path}：`python {path}` 打印脚本里 {rows} 行数据的平均损失和每个参数张量的梯度，"
     "与 micrograd 算出的相同",
     "bridge.help_seed": "新模型权重的随机数种子（默认：%(default)s）：同一个种子写出的 numpy 脚本和 PyTorch 脚本数值相同",
+    "bridge.err_hidden": "--hidden 设定新建多层感知机的宽度；GPT（--gpt）或保存的模型（--model）有它自己的宽度",
+    "bridge.err_torch": "--torch 选择 --write 写出的脚本用哪种语言：请同时给出 --write FILE.py",
 }
