@@ -57,6 +57,15 @@ class Line:
     form: Form = ("", ())  # what it computes, its operands as lists of nodes (one per member)
 
 
+def flat_place(at: Sequence[int], shape: Sequence[int]) -> int:
+    """Where the entry at index `at` of a tensor of `shape` sits when its numbers are counted row
+    by row (numpy's ravel order)."""
+    flat = 0
+    for k, n in zip(at, shape):
+        flat = flat * n + k
+    return flat
+
+
 def _listed(numbers: list[int]) -> str:
     """Indices as a list, the first few of a long one: [0, 4, 8, 12, ...]."""
     return "[" + ", ".join(map(str, numbers[:SHOWN])) + (", ...]" if len(numbers) > SHOWN else "]")
@@ -384,7 +393,7 @@ class Layout:
             return name
         shape = next((t.shape for t in self.tensors if t.name == name and t.kind == "param"), None)
         if shape is not None:  # parameters: their places in the tensor, row by row
-            flat = [a[0] * shape[1] + a[1] if len(a) == 2 else a[0] for a in at]
+            flat = [flat_place(a, shape) for a in at]
             if flat == list(range(math.prod(shape))):
                 return name
             if flat == list(range(flat[0], flat[0] + len(flat))):

@@ -23,6 +23,7 @@ from typing import Any
 from micrograd.engine import OPS
 from micrograd.losses import FUSED
 from micrograd.maths import NumpyMath
+from micrograd.teach.arrayops import flat_place
 from micrograd.teach.bridge import Bridge
 
 Piece = tuple[str, list[Any]]  # (a tensor's or line's name, or "" for numbers; indices or numbers)
@@ -74,12 +75,9 @@ class _Script:
         return found
 
     def _flat(self, source: str, where: tuple[int, ...]) -> int:
-        if self.kinds[source] != "param":
-            return where[0]
-        flat, shape = 0, self.shapes[source]
-        for k, n in zip(where, shape):
-            flat = flat * n + k
-        return flat
+        """A node's index in its source: a column of a batch tensor or line, or a parameter's
+        place in its tensor, row by row."""
+        return flat_place(where, self.shapes[source]) if self.kinds[source] == "param" else where[0]
 
     def piece(self, piece: Piece, alone: bool) -> str:
         """One piece as an expression: (B, w) for a batch source, (w,) for parameters or numbers
