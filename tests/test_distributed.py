@@ -21,8 +21,10 @@ def torchrun(tmp_path, *args):
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
     cmd += ["examples/distributed.py", *args, "--out", str(out)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    # the head says why a rank stopped (gloo's own message); the tail, which torchrun reports
-    assert done.returncode == 0, done.stderr[:3000] + "\n[...]\n" + done.stderr[-2000:]
+    # the head says why a rank stopped (gloo's own message); the tail, which torchrun reports;
+    # stdout, how far rank 0 got
+    why = done.stderr[:3000] + "\n[...]\n" + done.stderr[-2000:] + "\nstdout:\n" + done.stdout
+    assert done.returncode == 0, why
     return json.loads(out.read_text()), done.stdout
 
 
