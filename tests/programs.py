@@ -65,6 +65,26 @@ def programs(draw, max_inputs=4, max_steps=14):
     return xs, steps
 
 
+@st.composite
+def softmaxes(draw, max_inputs=4):
+    """Softmaxes of one depth over different numbers of scores, as attention takes one over each
+    position's past: (inputs, [(the scores' indices, a weight), ...]); run_softmaxes builds it."""
+    n = draw(st.integers(1, max_inputs))
+    xs = draw(st.lists(st.floats(-3.0, 3.0, allow_nan=False), min_size=n, max_size=n))
+    scores = st.lists(st.integers(0, n - 1), min_size=1, max_size=6)  # repeats allowed
+    heads = draw(st.lists(st.tuples(scores, st.floats(-2.0, 2.0)), min_size=1, max_size=6))
+    return xs, heads
+
+
+def run_softmaxes(heads, inputs, scale):
+    """sum of weight * logsumexp(the scores), every score an input times `scale` (one depth)."""
+    from micrograd.engine import Value
+    from micrograd.losses import logsumexp
+
+    scores = [x * scale for x in inputs]
+    return sum((logsumexp([scores[i] for i in idx]) * w for idx, w in heads), Value(0.0))
+
+
 def run(program_steps, inputs):
     """Run the steps on `inputs` (Values or tensors); the output is the sum of every result, so
     every step matters."""

@@ -76,7 +76,13 @@ def test_the_gpt_attention_is_named_by_head_and_its_loss_is_cross_entropy():
     units = " ".join(ln.units for ln in shown.lines)
     assert "layers.0.attn.head.0-1.q" in units
     assert any(ln.code.startswith("cross_entropy(") for ln in shown.lines)
-    assert any(t.name == "wte.weight" and t.shape == (5, 4) for t in shown.tensors)
+    # the embedding: each position's one-hot row times the table, plus that position's row of
+    # wpe, is one product over the 3 positions with a bias row each
+    first = shown.lines[0]
+    assert first.matmul and first.code.startswith("stack([onehot0, onehot1, ...], 1) @ W1.T + b1")
+    tensors = {t.name: t for t in shown.tensors}
+    assert tensors["W1"].shape == (4, 5) and tensors["W1"].about.startswith("wte.weight")
+    assert tensors["b1"].shape == (3, 4) and tensors["b1"].about == "wpe.weight.0-2.0-3"
 
 
 def test_the_planner_needs_no_numpy():

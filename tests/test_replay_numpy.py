@@ -16,6 +16,8 @@ from programs import (
     near_kink,
     programs,
     run,
+    run_softmaxes,
+    softmaxes,
     ulps,
     value_and_grads,
     with_doubled_row,
@@ -146,7 +148,9 @@ def test_errors():
 @st.composite
 def layered(draw):
     """Random functions made of neuron-like sums (bias + w1*x1 + ...): weights may repeat, an x
-    may be an input, an earlier node or a parameter, the bias may be any of those or a number."""
+    may be an input, an earlier node or a parameter, the bias may be any of those or a number;
+    a product may be written x * w, and a term may be added after the products (as microgpt adds
+    the residual stream to a layer's output)."""
     n_params = draw(st.integers(1, 6))
     n_inputs = draw(st.integers(1, 3))
     layers = []
@@ -160,7 +164,9 @@ def layered(draw):
             xs = draw(st.lists(st.integers(-n_params, available - 1), min_size=k, max_size=k))
             bias = draw(st.integers(-n_params - 1, available - 1))
             act = draw(st.sampled_from(["tanh", "sigmoid", "none"]))
-            neurons.append((ws, xs, bias, act))
+            swap = draw(st.booleans())
+            after = draw(st.none() | st.integers(-n_params, available - 1))
+            neurons.append((ws, xs, bias, act, swap, after))
         layers.append(neurons)
         available += width
     return n_params, n_inputs, layers
@@ -175,9 +181,14 @@ def run_layered(spec, params, inputs):
 
     for neurons in layers:
         outs = []
-        for ws, xs, bias, act in neurons:
+        for ws, xs, bias, act, swap, after in neurons:
             b = 0.25 if bias == -n_params - 1 else pick(bias)
-            total = sum((params[w] * pick(x) for w, x in zip(ws, xs)), b)
+            products = [
+                pick(x) * params[w] if swap else params[w] * pick(x) for w, x in zip(ws, xs)
+            ]
+            total = sum(products, b)
+            if after is not None:
+                total = total + pick(after)
             outs.append(total if act == "none" else getattr(total, act)())
         nodes += outs
     return sum(nodes[n_inputs:], Value(0.0))
@@ -191,12 +202,36 @@ def run_layered(spec, params, inputs):
         1,
         3,
         [
-            [([0, 0, 0], [1, 2, 2], 0, "tanh"), ([0, 0], [0, 0], 1, "sigmoid")],
-            [([0], [2], 0, "sigmoid"), ([0], [3], -2, "none"), ([0, 0], [0, 1], 0, "tanh")],
-            [([0], [1], 2, "tanh")],
+            [
+                ([0, 0, 0], [1, 2, 2], 0, "tanh", False, None),
+                ([0, 0], [0, 0], 1, "sigmoid", False, None),
+            ],
+            [
+                ([0], [2], 0, "sigmoid", False, None),
+                ([0], [3], -2, "none", False, None),
+                ([0, 0], [0, 1], 0, "tanh", False, None),
+            ],
+            [([0], [1], 2, "tanh", False, None)],
         ],
     ),
     rnd=random.Random(0),
+)
+# one layer of two rows over two inputs, each input with its own parameter biases (as each
+# position adds its own row of wpe), the products written x * w, a term added after them
+@example(
+    spec=(
+        4,
+        2,
+        [
+            [
+                ([0], [0], -3, "none", True, 1),
+                ([1], [0], -4, "none", True, None),
+                ([0], [1], -4, "none", True, 0),
+                ([1], [1], -3, "none", True, -1),
+            ]
+        ],
+    ),
+    rnd=random.Random(1),
 )
 def test_layers_compiled_as_matrix_products_match_eager(spec, rnd):
     n_params, n_inputs, _ = spec
@@ -275,6 +310,35 @@ def test_a_softmax_loss_is_one_fused_op_and_stays_stable(name):
     for row, v, dx in zip(rows, values, input_grads):
         out, grads = value_and_grads(f, row)
         assert rel_err(v, out) <= 1e-12 and rel_err(dx, grads) <= 1e-12
+
+
+@settings(max_examples=examples(40))
+@given(softmaxes(), st.randoms(use_true_random=False))
+def test_softmaxes_over_different_numbers_of_scores_are_one_padded_op(program, rnd):
+    """logsumexps of one depth over 1 to 6 scores each (repeated scores too) are one fused op over
+    a block padded with -inf: the eager engine's values, and gradients for the inputs and the
+    parameter, to 1e-12."""
+    from micrograd.replay.numpy.groups import FusedGroup, PaddedFusedGroup
+
+    xs, heads = program
+    scale = Value(0.9)
+    fn = lambda *vs: run_softmaxes(heads, vs, scale)  # noqa: E731
+    prog = trace(fn, [scale], len(xs), example=xs)
+    fused = [g for g in prog.groups if isinstance(g, (FusedGroup, PaddedFusedGroup))]
+    ragged = len({len(idx) for idx, _ in heads}) > 1
+    assert [type(g) for g in fused] == [PaddedFusedGroup if ragged else FusedGroup]
+    rows = [xs] + [[rnd.uniform(-3, 3) for _ in xs] for _ in range(3)]
+    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
+    total = 0.0
+    for row, v, dx in zip(rows, values, igrads):
+        leaves = [Value(x) for x in row]
+        scale.grad = 0.0
+        out = fn(*leaves)
+        out.backward()
+        total += scale.grad
+        assert v == pytest.approx(out.data, rel=1e-12, abs=1e-12)
+        assert list(dx) == pytest.approx([leaf.grad for leaf in leaves], rel=1e-12, abs=1e-12)
+    assert pgrad[0] == pytest.approx(total, rel=1e-12, abs=1e-12)
 
 
 def test_wrong_kinds_of_input_get_clear_errors():

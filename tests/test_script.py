@@ -17,7 +17,7 @@ from micrograd.engine import Value
 from micrograd.gpt import GPT
 from micrograd.nn import MLP
 from micrograd.teach import bridge, script
-from programs import examples, near_kink, programs
+from programs import examples, near_kink, programs, run_softmaxes, softmaxes
 from programs import run as run_program
 
 pytest.importorskip("numpy")
@@ -149,6 +149,26 @@ def test_any_program_is_accounted_for_and_its_scripts_compute_it(program, rnd):
     shown = bridge.bridge(fn, params, [("x", len(xs))], example=xs)
     assert sorted(shown.place()) == list(range(len(shown.tape.nodes)))
     loss, grads = engine(fn, params, rows)
+    writers = [script.numpy_script] + ([script.torch_script] if has_torch() else [])
+    for write in writers:
+        found = run_here(write(shown, rows))
+        assert found["loss"] == pytest.approx(loss, rel=1e-10, abs=1e-12)
+        assert found["grad"] == pytest.approx(grads, rel=1e-10, abs=1e-12)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(softmaxes())
+def test_softmaxes_over_different_numbers_of_scores_are_padded_in_both_scripts(program):
+    """The padded fused op in the scripts: each listing line's softmaxes in one (B, n, most
+    scores) block filled with -inf, whose exp is 0; every node in one place, and both scripts
+    give the engine's loss and gradient to 1e-10."""
+    xs, heads = program
+    scale = Value(0.9)
+    fn = lambda *vs: run_softmaxes(heads, vs, scale)  # noqa: E731
+    rows = [xs, [x * 0.5 - 1 for x in xs]]
+    shown = bridge.bridge(fn, [scale], [("x", len(xs))], example=xs)
+    assert sorted(shown.place()) == list(range(len(shown.tape.nodes)))
+    loss, grads = engine(fn, [scale], rows)
     writers = [script.numpy_script] + ([script.torch_script] if has_torch() else [])
     for write in writers:
         found = run_here(write(shown, rows))

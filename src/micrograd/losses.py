@@ -5,6 +5,7 @@ All are built from Value ops only (no branches on data), so they also trace for 
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from typing import Any, Union
@@ -99,6 +100,13 @@ FUSED: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {
     "logsumexp": logsumexp_arrays,
     "cross_entropy": cross_entropy_arrays,
 }
+
+
+# The number each input of a fused op can be padded with without changing its output or the real
+# inputs' derivatives: logsumexp's exp(-inf - max) is 0, so it adds nothing to the sum and its
+# derivative (the softmax) is 0. Such an op over inputs of different lengths (attention's scores
+# over each position's past) is replayed as one op over a padded block.
+PADS: dict[str, float] = {"logsumexp": -math.inf}
 
 
 def fuse(out: Value, name: str, inputs: Sequence[Value]) -> Value:

@@ -6,7 +6,8 @@ Chains of "+" fold into one n-ary sum (replay.trace.fold_sums); sums of the shap
 (bias + w1*x1 + ..., every w a parameter) become, layer by layer, one matrix product; every other
 node joins the nodes of its depth and op in one group. A value that a loss marked as fused
 (micrograd.losses.fuse) is one node over the fused op's inputs, and what it is made of is not
-replayed.
+replayed; those of one depth are one group even where their inputs differ in number, if the op
+can be padded (micrograd.losses.PADS: attention's softmax over each position's past).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from micrograd.losses import PADS
 from micrograd.replay.trace import Tape, count_uses, fold_sums, needs_grad
 
 
@@ -42,6 +44,38 @@ def replayed(tape: Tape) -> list[int]:
     return [i for i in range(len(tape.nodes)) if needed[i]]
 
 
+def weighted(tape: Tape, m: int) -> tuple[int, int] | None:
+    """(weight, input) of a product w * x or x * w whose w is a parameter, else None."""
+    if not is_op(tape, m, "*"):
+        return None
+    a, b = tape.nodes[m].args
+    if tape.nodes[a].kind == "param":
+        return a, b
+    return (b, a) if tape.nodes[b].kind == "param" else None
+
+
+def fold(tape: Tape, nodes: list[int]) -> tuple[list[int], dict[int, list[int]]]:
+    """Chains of "+" folded into sums (replay.trace.fold_sums), with a layer kept apart from
+    what is added after it: (b + w1*x1 + ... + wk*xk) + r, as microgpt adds the residual stream
+    to a layer's output, is the sum [layer, r], and the layer's own sum stays a node, which
+    find_linear makes a matrix product. Returns the nodes that keep a place, in tape order, and
+    each sum's terms."""
+    nodes, terms = fold_sums(tape, nodes, reader(tape))
+    layers: dict[int, list[int]] = {}
+    for i, t in terms.items():
+        last = max((j for j in range(1, len(t)) if weighted(tape, t[j])), default=0)
+        if not 0 < last < len(t) - 1 or not all(weighted(tape, m) for m in t[1 : last + 1]):
+            continue
+        head = i  # down the left spine to the partial sum of t[0..last]
+        for _ in range(len(t) - 1 - last):
+            head = tape.nodes[head].args[0]
+        layers[head] = t[: last + 1]
+        terms[i] = [head, *t[last + 1 :]]
+    terms.update(layers)
+    kept = set(nodes) | set(layers)
+    return sorted(kept), terms
+
+
 @dataclass
 class Linear:
     """Sums that are layers: bias + w_1*x_1 + ... + w_k*x_k, every w a parameter."""
@@ -62,17 +96,14 @@ def find_linear(tape: Tape, nodes: list[int], terms: dict[int, list[int]]) -> Li
         if i not in terms:
             continue
         bias, *products = terms[i]
+        pairs = [weighted(tape, m) for m in products]
         if products and all(
-            is_op(tape, m, "*")
-            and m not in outputs
-            and uses[m] == 1
-            and tape.nodes[tape.nodes[m].args[0]].kind == "param"
-            for m in products
+            pair and m not in outputs and uses[m] == 1 for m, pair in zip(products, pairs)
         ):
             found.parts[i] = (
                 bias,
-                [tape.nodes[m].args[0] for m in products],
-                [tape.nodes[m].args[1] for m in products],
+                [pair[0] for pair in pairs],  # type: ignore[index]
+                [pair[1] for pair in pairs],  # type: ignore[index]
             )
             found.absorbed.update(products)
             if tape.nodes[bias].kind == "param":
@@ -124,8 +155,8 @@ def group_buckets(
         if i in linear.parts:
             bias, _, xs = linear.parts[i]  # the same inputs, and biases of the same kind
             op, key = "linear", (bias in linear.param_biases, *xs)
-        elif node.fused is not None:
-            op, key = "fused " + node.fused[0], len(inputs)
+        elif node.fused is not None:  # a paddable op joins its depth's whatever their lengths
+            op, key = "fused " + node.fused[0], None if node.fused[0] in PADS else len(inputs)
         else:  # x ** k: one group per exponent, whose rule gets it
             op, key = ("sum", None) if i in terms else (node.op, node.k)
         if not inputs:
@@ -146,13 +177,12 @@ def merge_layers(
 ) -> dict[tuple[int, str, Any, bool], list[int]]:
     """One layer applied at the same depth to several inputs (each position of a sequence) is one
     "linears" group of T segments, a batched matrix product, where each input made a "linear"
-    group of its own. A layer is its rows: each neuron's weights, and its bias where that is a
-    parameter (a computed bias is read per segment). Each segment's rows are put in the first
-    segment's order."""
+    group of its own. A layer is its rows, each neuron's weights; its biases may differ from one
+    segment to the next (a position's own embedding row, or a computed bias). Each segment's
+    rows are put in the first segment's order."""
 
-    def row(i: int) -> tuple[Any, ...]:
-        bias, ws, _ = linear.parts[i]
-        return (*ws, bias if bias in linear.param_biases else None)
+    def row(i: int) -> tuple[int, ...]:
+        return tuple(linear.parts[i][1])
 
     layers: dict[tuple[Any, ...], list[tuple[int, str, Any, bool]]] = {}
     for key, members in buckets.items():
@@ -190,7 +220,7 @@ class ArrayPlan:
 
 def plan(tape: Tape) -> ArrayPlan:
     """The array operations of `tape`: sums folded, layers found, the rest grouped by depth and op."""
-    nodes, terms = fold_sums(tape, replayed(tape), reader(tape))
+    nodes, terms = fold(tape, replayed(tape))
     linear = find_linear(tape, nodes, terms)
     nodes = still_used(tape, nodes, terms, linear)
     backward = needs_grad(tape, ("param", "input"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from micrograd.replay import arrays
-from micrograd.replay.trace import Node, Tape, fold_sums, is_sum
+from micrograd.replay.trace import Node, Tape, is_sum
 
 SHOWN = 4  # columns of a gather shown before "..."
 # the op's name in tensor notation: an infix operator, or a function of torch (and numpy)
@@ -27,7 +27,8 @@ FUNCTION = {"ReLU": "relu"}
 #       parameters `rows` (n lists of k) are gathered from the tensors that hold them; b a bias
 #       tensor's name, or None where `bias`, an operand, is added
 #   ("sum", (operands,)), ("segments", (terms, sizes)): each member the sum of its `sizes` terms
-#   ("fused", (name, inputs, k)): a loss's fused op over k inputs per member, member by member
+#   ("fused", (name, inputs, sizes)): a loss's fused op over each member's `sizes` inputs, member
+#       by member (sizes differ only where the op can be padded: losses.PADS)
 #   ("rule", (op, operands, k)): an op of engine.OPS (k: the exponent of x ** k)
 Form = tuple[str, tuple[Any, ...]]
 
@@ -141,7 +142,7 @@ class Layout:
         self.plan = arrays.plan(tape)
         replayed = arrays.replayed(tape)
         self.replayed = set(replayed)  # the nodes some output needs
-        self.kept = set(fold_sums(tape, replayed, arrays.reader(tape))[0])  # not folded into a sum
+        self.kept = set(arrays.fold(tape, replayed)[0])  # not folded into a sum
         self.inputs = inputs
         self.where: dict[int, tuple[str, tuple[int, ...]]] = {}  # node -> (tensor, its index)
         self.tensors: list[Tensor] = []
@@ -156,7 +157,7 @@ class Layout:
         self._inputs()
         for op, key, members in self.plan.buckets:  # the layers' matrices first, in order
             if op in ("linear", "linears"):
-                self._layer_tensors(members[: len(members) // _segments(op, key)])
+                self._layer_tensors(members, len(members) // _segments(op, key))
         self._leftover_params()
         self._constants()
         for op, key, members in self.plan.buckets:
@@ -185,7 +186,8 @@ class Layout:
         is in a tensor yet and none repeats, found again where a layer read it in the same
         order; None where the layer reads its parameters from other tensors (gathered)."""
         flat = [i for row in entries for i in row]
-        shape = (len(entries), len(entries[0])) if prefix == "W" else (len(entries),)
+        matrix = prefix == "W" or len(entries[0]) > 1  # a bias of its own for each input: (T, n)
+        shape = (len(entries), len(entries[0])) if matrix else (len(entries),)
         name = self.weights.get(tuple(flat))
         if name is not None:
             return name if next(t.shape for t in self.tensors if t.name == name) == shape else None
@@ -194,19 +196,25 @@ class Layout:
         name = f"{prefix}{sum(t.name.startswith(prefix) for t in self.tensors) + 1}"
         for r, row in enumerate(entries):
             for c, i in enumerate(row):
-                self.where[i] = (name, (r, c) if prefix == "W" else (r,))
+                self.where[i] = (name, (r, c) if matrix else (r,))
         about = _collapse([self.names[self.tape.nodes[i].index] for i in flat])
         self._add_tensor(Tensor(name, "param", shape, flat, about))
         self.weights[tuple(flat)] = name
         return name
 
-    def _layer_tensors(self, members: list[int]) -> tuple[str | None, str | None]:
-        """A layer's weight matrix and bias vector, each a tensor's name, or None where the
-        layer gathers them from other tensors (or computes its biases)."""
+    def _layer_tensors(self, members: list[int], n: int) -> tuple[str | None, str | None]:
+        """A layer's weight matrix and bias, each a tensor's name, or None where the layer
+        gathers them from other tensors (or computes its biases). `members` are the layer's n
+        rows applied to each of its inputs; the bias is a vector, or a (T, n) matrix where each
+        input has its own."""
         parts = [self.plan.linear.parts[i] for i in members]
-        W = self._param_tensor([ws for _, ws, _ in parts], "W")
-        if all(self.tape.nodes[bias].kind == "param" for bias, _, _ in parts):
-            return W, self._param_tensor([[bias] for bias, _, _ in parts], "b")
+        W = self._param_tensor([ws for _, ws, _ in parts[:n]], "W")
+        biases = [bias for bias, _, _ in parts]
+        if all(self.tape.nodes[bias].kind == "param" for bias in biases):
+            if biases == biases[:n] * (len(biases) // n):
+                return W, self._param_tensor([[bias] for bias in biases[:n]], "b")
+            rows = [biases[t : t + n] for t in range(0, len(biases), n)]
+            return W, self._param_tensor(rows, "b")
         return W, None
 
     def _leftover_params(self) -> None:
@@ -253,7 +261,7 @@ class Layout:
         matmul = False
         if op in ("linear", "linears"):
             n = len(members) // segments  # the layer's rows, applied to `segments` inputs
-            W, b = self._layer_tensors(members[:n])
+            W, b = self._layer_tensors(members, n)
             w_rows = [plan.linear.parts[i][1] for i in members]
             for i in members:
                 entries += self._spine(i) + plan.terms[i][1:]
@@ -296,8 +304,11 @@ class Layout:
                     entries += self._inside_fused(i)
                 ins = [tape.nodes[i].fused[1] for i in members]  # type: ignore[index]
                 flat = [a for row in ins for a in row]
-                form = ("fused", (fused, flat, len(ins[0])))
+                sizes = [len(row) for row in ins]
+                form = ("fused", (fused, flat, sizes))
                 code = f"{fused}({self._operand(flat)})"
+                if min(sizes) < max(sizes):  # padded where a member has fewer
+                    code = f"{fused}({self._operand(flat)}, {min(sizes)}-{max(sizes)} columns each)"
                 name = "loss" if fused == "cross_entropy" else "f"
             else:
                 node = tape.nodes[members[0]]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from micrograd.engine import OPS
-from micrograd.losses import FUSED
+from micrograd.losses import FUSED, PADS
 from micrograd.maths import NumpyMath
 from micrograd.teach.arrayops import flat_place
 from micrograd.teach.bridge import Bridge
@@ -203,7 +203,9 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
                 forward.append(f"x_{name} = {X}")
                 forward.append(f"{name} = (x_{name} @ {used}.T + {bias_code}).reshape(B, -1)")
                 g3 = f"{g}.reshape(B, {T}, -1)"
-                grad_x, grad_b = f"{g3} @ {used}", f"{g3}.sum((0, 1))"
+                n = len(bias) // T
+                shared = bias == bias[:n] * T  # one bias vector for every input, or one each
+                grad_x, grad_b = f"{g3} @ {used}", f"{g3}.sum({'(0, 1)' if shared else '0'})"
                 grad_w = f'np.einsum("btn,btk->nk", {g3}, x_{name})'
                 said = "dx_t = g_t @ W, dW = the sum over t of g_t.T @ x_t"
             bias_said = "db = g summed over rows" if b else "the bias term gets g"
@@ -235,15 +237,17 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
             step = [f"# {name}: sums of runs of terms, each term's gradient is its sum's"]
             step += _add(s, flat, f"np.repeat({g}, {s.index(sizes)}, axis=1)")
         elif kind == "fused":
-            fused, flat, k = args
+            fused, flat, sizes = args
             rule = FUSED[fused]
             rules.append(rule)
-            block = f"{s.operand(flat)}.reshape(B, {line.width}, {k}).transpose(2, 1, 0)"
-            forward.append(f"{name}, d_{name} = {rule.__name__}(np, {block})")
+            block, columns = _fused_block(s, "np", fused, name, line.width, flat, sizes, forward)
+            forward.append(f"{name}, d_{name} = {rule.__name__}(np, {block}.transpose(2, 1, 0))")
             forward.append(f"{name} = {name}.T")
-            step = [f"# {name}: {fused} of {k} numbers a row; its rule gave the local derivatives"]
-            contrib = f"({g}.T[None] * d_{name}).transpose(2, 1, 0).reshape(B, -1)"
-            step += _add(s, flat, contrib)
+            many = f"{min(sizes)}-{max(sizes)}" if min(sizes) < max(sizes) else f"{sizes[0]}"
+            step = [
+                f"# {name}: {fused} of {many} numbers a row; its rule gave the local derivatives"
+            ]
+            step += _add(s, flat, f"({g}.T[None] * d_{name}).transpose(2, 1, 0){columns}")
         else:
             op, operands, k = args
             rule = OPS[op]
@@ -344,6 +348,32 @@ def _layer(
     return X, used, f"{s.rows(bias)}.reshape(B, {len(xs)}, -1)"  # each input's biases
 
 
+def _fused_block(
+    s: _Script,
+    lib: str,
+    fused: str,
+    name: str,
+    width: int,
+    flat: Sequence[int],
+    sizes: Sequence[int],
+    forward: list[str],
+) -> tuple[str, str]:
+    """A fused op's inputs as a (B, width, most inputs) block, and the index that takes its real
+    entries back to the flat operand's columns. Where members have fewer inputs than the most,
+    the block is filled with the op's pad (losses.PADS: -inf for logsumexp, whose exp is 0),
+    which changes neither the output nor the derivatives of the real entries."""
+    k = max(sizes)
+    if min(sizes) == k:
+        return f"{s.operand(flat)}.reshape(B, {width}, {k})", ".reshape(B, -1)"
+    members = s.index([m for m, n in enumerate(sizes) for _ in range(n)])
+    places = s.index([j for n in sizes for j in range(n)])
+    dtype = ", dtype=torch.float64" if lib == "torch" else ""
+    pad = f"float('{PADS[fused]}')"
+    forward.append(f"{name}_in = {lib}.full((B, {width}, {k}), {pad}{dtype})")
+    forward.append(f"{name}_in[:, {members}, {places}] = {s.operand(flat)}")
+    return f"{name}_in", f"[:, {members}, {places}]"
+
+
 def _add_flat(s: _Script, entries: Sequence[int], contrib: str) -> list[str]:
     """Lines that add `contrib` (one number per entry, a 1-D array) into the gradients of the
     parameters the entries are."""
@@ -410,8 +440,9 @@ def torch_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
                 f".index_add(1, {segments}, {s.operand(flat)})"
             )
         elif kind == "fused":
-            fused, flat, k = args
-            block = f"{s.operand(flat)}.reshape(B, {line.width}, {k})"
+            fused, flat, sizes = args
+            block, _ = _fused_block(s, "torch", fused, name, line.width, flat, sizes, forward)
+            k = max(sizes)
             if fused == "logsumexp":
                 forward.append(f"{name} = torch.logsumexp({block}, dim=2)")
             else:  # cross_entropy: k / 2 logits z, then their target weights t

@@ -247,7 +247,7 @@ class LinearGroup(Group):
 
     def blocks(self, params: Any, grads: Any) -> tuple[Any, ...]:
         assert self.weights is not None
-        bias = self.bias.view(params)[:, None] if self.bias else None
+        bias = self.bias.view(params)[..., None] if self.bias else None  # (n, 1) or (T, n, 1)
         # views of the grads to add into (None where the layout is irregular: Block.add gathers)
         dW = self.weights.view(grads) if self.weights.base >= 0 else None
         dbias = self.bias.view(grads) if self.bias and self.bias.base >= 0 else None
@@ -316,10 +316,42 @@ class FusedGroup(Group):
 
 
 @dataclass
+class PaddedFusedGroup(Group):
+    """Fused nodes whose inputs differ in number (each position's softmax over its past): one
+    block (inputs, nodes, B) padded with `pad` where a node has fewer inputs, a number that
+    changes neither the output nor the real inputs' derivatives (micrograd.losses.PADS). `read`
+    is the block's rows (a pad reads any row, then is overwritten), `real` the flat places of the
+    real entries, in the order of args[0]'s rows, `owners` the node each belongs to, and `pads`
+    the other places."""
+
+    rule: Callable[[Any, Any], tuple[Any, Any]] | None = None
+    read: Any = None
+    shape: tuple[int, int] = (0, 0)  # (most inputs, nodes)
+    pad: float = 0.0
+    pads: Any = None
+    real: Any = None
+    owners: Any = None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
+        assert self.rule is not None
+        block = values[self.read]
+        block[self.pads] = self.pad
+        out[...], local = self.rule(np, block.reshape(*self.shape, -1))
+        return local
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
+        # each real input gets upstream times its local derivative; a pad's is 0 and goes nowhere
+        if id(self.scatters[0]) in run.first:
+            d = local.reshape(-1, upstream.shape[-1])[self.real]
+            run.add(self.scatters[0], run.times(upstream[self.owners], d))
+
+
+@dataclass
 class BatchedLinearGroup(LinearGroup):
-    """One layer over T inputs (the positions of a sequence): bias + W @ x_t for each t, one
+    """One layer over T inputs (the positions of a sequence): bias_t + W @ x_t for each t, one
     batched matrix product. args = [bias rows, the T inputs' rows, one input after another];
-    the out rows are T segments of the layer's rows, in the order of W's rows."""
+    the out rows are T segments of the layer's rows, in the order of W's rows. A bias read from
+    the parameters is one vector for all t, or a (T, n) block: one row for each t."""
 
     segments: int = 1
 
@@ -333,8 +365,8 @@ class BatchedLinearGroup(LinearGroup):
         return x
 
     def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
-        # out_t = bias + W @ x_t: d/dx_t = W^T, d/dW = sum over t of upstream_t @ x_t^T, d/dbias
-        # = upstream summed over t and the batch
+        # out_t = bias_t + W @ x_t: d/dx_t = W^T, d/dW = sum over t of upstream_t @ x_t^T,
+        # d/dbias = upstream summed over the batch (and over t where the bias is shared)
         assert self.weights is not None
         W, _, dW, dbias = blocks
         T, B = self.segments, upstream.shape[1]
@@ -344,7 +376,7 @@ class BatchedLinearGroup(LinearGroup):
             if id(self.scatters[0]) in run.first:
                 run.add(self.scatters[0], upstream)
         else:
-            run.add_block(self.bias, dbias, g.sum(axis=(0, 2)))
+            run.add_block(self.bias, dbias, g.sum(axis=(0, 2) if self.bias.index.ndim == 1 else 2))
         if id(self.scatters[1]) in run.first:
             run.add(self.scatters[1], np.matmul(W.T, g).reshape(-1, B))
         rows = g.transpose(1, 0, 2).reshape(n, T * B)  # each weight row's upstream, all t

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from micrograd.losses import FUSED
+from micrograd.losses import FUSED, PADS
 from micrograd.replay.arrays import Linear, reader
 from micrograd.replay.numpy.groups import (
     BatchedLinearGroup,
@@ -16,6 +16,7 @@ from micrograd.replay.numpy.groups import (
     Group,
     Index,
     LinearGroup,
+    PaddedFusedGroup,
     RuleGroup,
     Scatter,
     SumGroup,
@@ -55,7 +56,12 @@ def make_group(
         weights = Block.plan(param, tape.n_params)
         bias = None
         if all(tape.nodes[b].kind == "param" for b in biases):  # read from the parameters
-            bias = Block.plan([tape.nodes[b].index for b in biases[:n]], tape.n_params)
+            index = [tape.nodes[b].index for b in biases]
+            shared = index == index[:n] * (len(index) // n)  # else each segment has its own
+            bias = Block.plan(
+                index[:n] if shared else [index[t : t + n] for t in range(0, len(index), n)],
+                tape.n_params,
+            )
             bias_rows: Index = np.zeros(0, dtype=np.intp)
         else:
             bias_rows = rows_index([row[b] for b in biases])
@@ -68,6 +74,29 @@ def make_group(
         return LinearGroup(out, [bias_rows, xs], scatters, weights, bias, reads_inputs)
     reads = reader(tape)
     ins = [reads(i) for i in members]
+    if op.startswith("fused ") and len({len(i) for i in ins}) > 1:  # a padded block
+        name = op.removeprefix("fused ")
+        K = max(len(i) for i in ins)
+        # entry (k, node) of the block reads the node's k-th input; past its end, a pad
+        where = [(k, n) for n, i in enumerate(ins) for k in range(len(i))]
+        flat = [k * len(ins) + n for k, n in where]
+        read = np.zeros(K * len(ins), dtype=np.intp)  # a pad reads row 0, then is overwritten
+        read[flat] = [row[ins[n][k]] for k, n in where]
+        pads = np.setdiff1d(np.arange(K * len(ins)), flat)
+        rows = rows_index([row[ins[n][k]] for k, n in where])
+        real = np.array(flat, dtype=np.intp)
+        return PaddedFusedGroup(
+            out,
+            [rows],
+            [Scatter.plan(rows)],
+            FUSED[name],
+            read,
+            (K, len(ins)),
+            PADS[name],
+            pads,
+            real,
+            real % len(ins),
+        )
     if op.startswith("fused "):  # one block of inputs: runs of consecutive rows are views
         rows = np.array([[row[i[k]] for i in ins] for k in range(len(ins[0]))], np.intp)
         cut = [0, *(k for k in range(1, len(rows)) if (rows[k] != rows[k - 1] + 1).any())]
