@@ -1,9 +1,17 @@
 """Benchmark: one training step of microgpt's GPT (micrograd.gpt.GPT, its defaults: 1 layer,
-n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step.
+n_embd 16, 4 heads, block 16, ~4,200 parameters) on one name, as microgpt takes one a step, or
+on a batch of names.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~8 minutes
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20   # a quick look
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --batch 30 --names 9    # 30 names a step
     node benchmarks/pyodide.mjs gpt --rounds 2 --names 10   # in Pyodide: eager and python only
+
+With --batch B a step is the mean loss of B names and its gradient (--names steps a round, each
+on the next B names). The eager sides are left out of the timing there (a step of 30 names takes
+them seconds) but still give the numbers every side is checked against, and torch runs the batch
+padded to its longest name, (B, T) at once with the causal mask, each position's loss weighted
+1/n for a name of n positions and 0 past its end.
 
 A step here is the loss of one name and its gradient for every parameter (the optimizer's update
 is left out: it is the same arithmetic on every side). Sides, all from the same weights:
@@ -80,6 +88,46 @@ def torch_side(model):
     return step
 
 
+def torch_batch_side(model):
+    """A step of the PyTorch twin on a batch of names: padded to the longest, (B, T) at once,
+    each name's positions weighted 1/n (0 past its end); the mean over the names."""
+    from micrograd.export import gpt_matrices, gpt_to_torch
+
+    torch.set_num_threads(1)
+    net = gpt_to_torch(model)
+    weights = [net.weights[name] for name in gpt_matrices(model)]
+    cross_entropy = torch.nn.functional.cross_entropy
+
+    def step(batch):
+        n = [min(model.block_size, len(tokens) - 1) for tokens in batch]
+        B, T = len(batch), max(n)
+        x = torch.zeros(B, T, dtype=torch.long)
+        y = torch.zeros(B, T, dtype=torch.long)
+        weight = torch.zeros(B, T, dtype=torch.float64)
+        for b, (tokens, k) in enumerate(zip(batch, n)):
+            x[b, :k] = torch.tensor(tokens[:k])
+            y[b, :k] = torch.tensor(tokens[1 : k + 1])
+            weight[b, :k] = 1.0 / k
+        for w in weights:
+            w.grad = None
+        logits = net(x)
+        losses = cross_entropy(logits.reshape(B * T, -1), y.reshape(-1), reduction="none")
+        loss = (losses.view(B, T) * weight).sum() / B
+        loss.backward()
+        return loss.item(), torch.cat([w.grad.reshape(-1) for w in weights]).tolist()
+
+    return step
+
+
+def eager_batch(model, batch):
+    """(mean loss, gradient) of a batch by the engine."""
+    losses = [model.loss(tokens) for tokens in batch]
+    loss = sum(losses[1:], losses[0]) * (1 / len(batch))
+    model.zero_grad()
+    loss.backward()
+    return loss.data, [p.grad for p in model.parameters()]
+
+
 def close(got, want):
     loss, grads = got
     scale = max(abs(g) for g in want[1])
@@ -91,7 +139,8 @@ def close(got, want):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--names", type=int, default=30, help="names per round")
+    parser.add_argument("--names", type=int, default=30, help="names (or batches) per round")
+    parser.add_argument("--batch", type=int, default=1, help="names a step")
     args = parser.parse_args(argv)
 
     docs = names()
@@ -99,7 +148,9 @@ def main(argv=None) -> None:
     tokenizer = CharTokenizer(docs)
     random.seed(42)
     model = GPT(tokenizer.vocab_size)
-    batch = [tokenizer.encode(d) for d in docs[: args.names]]
+    k = args.batch
+    encoded = [tokenizer.encode(d) for d in docs[: args.names * k]]
+    steps = [encoded[i * k : (i + 1) * k] for i in range(args.names)]  # each step's names
 
     backends = ("numpy", "python") if np is not None else ("python",)
     compile_s = {}
@@ -128,51 +179,61 @@ def main(argv=None) -> None:
             sides[name](tokens)
             return time.perf_counter() - start
 
+    # a side takes one step's names (a list of token lists)
     sides = {
-        "eager": lambda tokens: eager_step(model, tokens),
-        "eager tuned": tuned_step,
-        "python": lambda tokens: compiled["python"].loss_and_grad([tokens]),
+        "eager": lambda batch: eager_step(model, batch[0]),
+        "eager tuned": lambda batch: tuned_step(batch[0]),
+        "python": lambda batch: compiled["python"].loss_and_grad(batch),
     }
     if np is not None:
-        sides["numpy"] = lambda tokens: compiled["numpy"].loss_and_grad([tokens], theta)
+        sides["numpy"] = lambda batch: compiled["numpy"].loss_and_grad(batch, theta)
     if torch is not None:
-        sides["torch"] = torch_side(model)
-    reference = "torch" if torch is not None else "eager"
-    for tokens in batch:  # the same numbers on every side, or no timing
-        want = sides["eager"](tokens)
+        sides["torch"] = (lambda s: lambda batch: s(batch[0]))(torch_side(model))
+        if k > 1:
+            sides["torch"] = torch_batch_side(model)
+    for batch in steps:  # the same numbers on every side, or no timing
+        want = eager_batch(model, batch)
         for name, side in sides.items():
-            loss, grads = side(tokens)
+            if k > 1 and name.startswith("eager"):
+                continue
+            loss, grads = side(batch)
             if not close((loss, [float(g) for g in grads]), want):
-                sys.exit(f"{name} disagrees with eager on {tokenizer.decode(tokens)!r}")
+                words = ", ".join(tokenizer.decode(t) for t in batch[:3])
+                sys.exit(f"{name} disagrees with eager on {words!r}")
+    if k > 1:  # seconds a step: checked above, not timed
+        sides = {name: side for name, side in sides.items() if not name.startswith("eager")}
+    reference = "torch" if torch is not None else "eager" if k == 1 else "numpy"
 
     times = {name: [] for name in sides}
     ratios = {name: [] for name in sides}  # per round: the median of side / reference
     order = list(sides)
     for _ in range(args.rounds):
         per_round = {name: [] for name in sides}
-        for i, tokens in enumerate(batch):
+        for i, batch in enumerate(steps):
             took = {}
             for name in order[i % len(order) :] + order[: i % len(order)]:
-                took[name] = timed(name, tokens)
+                took[name] = timed(name, batch)
             for name in sides:
                 times[name].append(took[name])
                 per_round[name].append(took[name] / took[reference])
         for name in sides:
             ratios[name].append(statistics.median(per_round[name]))
 
-    print(f"microgpt's GPT: {model.spec}, {len(model.parameters())} parameters; one name a step")
+    a_step = "one name a step" if k == 1 else f"{k} names a step (eager: checked, not timed)"
+    print(f"microgpt's GPT: {model.spec}, {len(model.parameters())} parameters; {a_step}")
     libraries = [f"Python {platform.python_version()} ({sys.platform})"]
     if torch is not None:
         libraries.append(f"torch {torch.__version__} (1 thread)")
     if np is not None:
         libraries.append(f"numpy {np.__version__}")
-    print(f"{args.rounds} rounds x {args.names} names; {', '.join(libraries)}")
+    what = "names" if k == 1 else "steps"
+    print(f"{args.rounds} rounds x {args.names} {what}; {', '.join(libraries)}")
     print(f"{'side':<12} {'ms a step':>10} {'/ ' + reference:>9}   rounds' medians")
     for name in sides:
         ms = 1000 * statistics.median(times[name])
         r = ratios[name]
         print(f"{name:<12} {ms:>10.2f} {statistics.median(r):>9.2f}   {min(r):.2f}..{max(r):.2f}")
-    for backend in backends:
+    for backend in backends if k == 1 else ():
         ms = statistics.median(times[backend])
         tuned_x = statistics.median(times["eager tuned"]) / ms
         plain_x = statistics.median(times["eager"]) / ms

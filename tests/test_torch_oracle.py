@@ -315,3 +315,20 @@ def test_logits_and_every_gradient_match_a_pytorch_twin(config, doc):
                 assert close(w.grad, grads[i][j]), (name, i, j, w.grad, grads[i][j])
                 checked += 1
     assert checked == len(model.parameters())  # every parameter, none left out
+
+
+def test_the_pytorch_twin_reads_a_batch_of_sequences_as_each_one_alone():
+    """net on a (B, T) batch gives each sequence's logits as net on that sequence alone (the
+    batch shares no position), and the causal mask lets no position see past itself: logits of
+    a sequence cut short are the first rows of the whole one's."""
+    torch.set_num_threads(1)
+    random.seed(1)
+    model = GPT(TOKENIZER.vocab_size)
+    net = gpt_to_torch(model)
+    batch = [TOKENIZER.encode(d)[:6] for d in ("emma", "olivia", "ava")]
+    batch = [(seq * 2)[:6] for seq in batch]  # one length
+    together = net(torch.tensor(batch))
+    assert together.shape == (3, 6, TOKENIZER.vocab_size)
+    for seq, rows in zip(batch, together):
+        assert torch.allclose(net(seq), rows, rtol=1e-13, atol=1e-13)
+        assert torch.allclose(net(seq[:3]), rows[:3], rtol=1e-13, atol=1e-13)

@@ -126,7 +126,8 @@ def gpt_to_torch(model: GPT) -> Any:
     """The GPT as a torch.nn.Module (float64, the same weights) that reads a whole sequence at
     once, nanoGPT's way: a (T, T) causal mask and the heads batched, with microgpt's rmsnorm on
     the embeddings, ReLU MLP, no biases and a separate head. `net(tokens)` gives each position's
-    logits, (T, vocab_size); `net.weights[name]` is the matrix of gpt_matrices(model)[name]."""
+    logits, (T, vocab_size), and for a (B, T) batch of sequences of one length (B, T,
+    vocab_size); `net.weights[name]` is the matrix of gpt_matrices(model)[name]."""
     torch = _torch()
 
     class TorchGPT(torch.nn.Module):  # type: ignore[name-defined]
@@ -140,23 +141,25 @@ def gpt_to_torch(model: GPT) -> Any:
                 self.weights[name] = weight
 
         def forward(self, tokens: Any) -> Any:
-            W, T, H, E = self.weights, len(tokens), model.n_head, model.n_embd
+            tokens = torch.as_tensor(tokens)
+            W, H, E = self.weights, model.n_head, model.n_embd
+            *batch, T = tokens.shape  # batch: [] for one sequence, [B] for a batch
             d = E // H
 
             def rms(x: Any) -> Any:
                 return x * (x.pow(2).mean(-1, keepdim=True) + 1e-5) ** -0.5
 
-            x = rms(W["wte"][torch.as_tensor(tokens)] + W["wpe"][:T])
+            x = rms(W["wte"][tokens] + W["wpe"][:T])
             mask = torch.ones(T, T, dtype=torch.bool).tril()
             for i in range(model.n_layer):
                 p = f"layers.{i}."
                 h = rms(x)
-                q, k, v = (
-                    (h @ W[f"{p}attn.{n}"].T).view(T, H, d).transpose(0, 1)
+                q, k, v = (  # (..., H, T, d): each head's positions
+                    (h @ W[f"{p}attn.{n}"].T).view(*batch, T, H, d).transpose(-3, -2)
                     for n in ("wq", "wk", "wv")
                 )
                 att = (q @ k.transpose(-1, -2) / math.sqrt(d)).masked_fill(~mask, -math.inf)
-                y = (att.softmax(-1) @ v).transpose(0, 1).reshape(T, E)
+                y = (att.softmax(-1) @ v).transpose(-3, -2).reshape(*batch, T, E)
                 x = x + y @ W[p + "attn.wo"].T
                 x = x + torch.relu(rms(x) @ W[p + "mlp.fc1"].T) @ W[p + "mlp.fc2"].T
             return x @ W["lm_head"].T

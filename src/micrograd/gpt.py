@@ -295,6 +295,8 @@ class GPT(Module):
     def check_token(self, token: Any, what: str = "token") -> int:
         """`token` if it is a token id of this model (an integer in 0..vocab_size-1), else a
         ValueError naming it."""
+        if type(token) is int and 0 <= token < self.vocab_size:  # the usual case, checked at once
+            return token
         if isinstance(token, bool) or not isinstance(token, numbers.Integral):
             raise ValueError(f"{self.spec}: a {what} must be an integer id, got {token!r}")
         index = int(token)
