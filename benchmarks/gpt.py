@@ -187,10 +187,11 @@ def main(argv=None) -> None:
     }
     if np is not None:
         sides["numpy"] = lambda batch: compiled["numpy"].loss_and_grad(batch, theta)
-    if torch is not None:
-        sides["torch"] = (lambda s: lambda batch: s(batch[0]))(torch_side(model))
-        if k > 1:
-            sides["torch"] = torch_batch_side(model)
+    if torch is not None and k == 1:
+        one = torch_side(model)
+        sides["torch"] = lambda batch: one(batch[0])
+    elif torch is not None:
+        sides["torch"] = torch_batch_side(model)
     for batch in steps:  # the same numbers on every side, or no timing
         want = eager_batch(model, batch)
         for name, side in sides.items():
@@ -202,7 +203,8 @@ def main(argv=None) -> None:
                 sys.exit(f"{name} disagrees with eager on {words!r}")
     if k > 1:  # seconds a step: checked above, not timed
         sides = {name: side for name, side in sides.items() if not name.startswith("eager")}
-    reference = "torch" if torch is not None else "eager" if k == 1 else "numpy"
+    without_torch = "eager" if k == 1 else "numpy" if np is not None else "python"
+    reference = "torch" if torch is not None else without_torch
 
     times = {name: [] for name in sides}
     ratios = {name: [] for name in sides}  # per round: the median of side / reference
