@@ -345,6 +345,28 @@ def test_next_token_minibatches_of_mixed_lengths_match_the_loss_built_by_hand(ba
     assert moved == pytest.approx(minibatch_by_hand(model, MIXED)[0], rel=1e-12)
 
 
+def test_a_batchs_few_short_sequences_run_in_a_longer_program_the_batch_calls_anyway():
+    """Where fewer sequences than the back end's call_rows need a shorter program, they run
+    padded in the longer one (the numpy back end: a call costs about 16 rows); where as many or
+    more do, or on the python back end (a call costs nothing beside its rows), each length runs
+    on its own. The numbers are the same either way (the test above runs MIXED on both)."""
+    from micrograd.app.tasks import CompiledStep
+    from micrograd.replay.backends import Python
+
+    model = _small_gpt()
+    docs = [TOKENIZER.encode(d) for d in MIXED]  # five need 4 positions, "kristina" 6
+
+    class Costly(Python):
+        def __init__(self, call_rows):
+            self.call_rows = call_rows
+
+    assert CompiledStep(model, "python", lengths=(4,))._lengths(docs) == [4, 4, 4, 6, 4, 4]
+    assert CompiledStep(model, Costly(5), lengths=(4,))._lengths(docs) == [4, 4, 4, 6, 4, 4]
+    assert CompiledStep(model, Costly(6), lengths=(4,))._lengths(docs) == [6] * 6
+    if "numpy" in backends():
+        assert CompiledStep(model, "numpy", lengths=(4,))._lengths(docs) == [6] * 6
+
+
 def test_fit_trains_the_gpt_on_every_back_end_with_the_same_numbers():
     """fit() on a NextToken: minibatches of 3 documents taken in turn, Adam; every back end
     gives eager's losses and accuracies (the fraction of the step's next tokens ranked first,

@@ -291,12 +291,25 @@ class CompiledStep:
         row[(length + 1) * vocab : (length + 1) * vocab + n] = [1.0 / n] * n
         return row
 
+    def _lengths(self, sequences: Sequence[Sequence[int]]) -> list[int]:
+        """The length of the program that runs each sequence: the shortest that holds it, or a
+        longer one that the batch calls anyway where fewer sequences than the back end's
+        call_rows would need a call of their own (the call costs more than their padding)."""
+        shortest = [self.length_of(self.model.positions(tokens)) for tokens in sequences]
+        count = {m: shortest.count(m) for m in set(shortest)}
+        called, waiting = set(), 0
+        for m in sorted(count):  # a small group joins the next longer one that is called
+            waiting += count[m]
+            if waiting >= self.backend.call_rows or m == max(count):
+                called.add(m)
+                waiting = 0
+        return [min(c for c in called if c >= m) for m in shortest]
+
     def _by_length(self, sequences: Sequence[Sequence[int]]) -> dict[int, list[list[float]]]:
         """The sequences' rows, grouped by the length of the program that runs them."""
         rows: dict[int, list[list[float]]] = {}
-        for tokens in sequences:
+        for tokens, length in zip(sequences, self._lengths(sequences)):
             n = self.model.positions(tokens)
-            length = self.length_of(n)
             rows.setdefault(length, []).append(self.row(tokens[: n + 1], length))
         return rows
 
@@ -326,9 +339,9 @@ class CompiledStep:
         for length, rows in self._by_length(sequences).items():
             found[length] = iter(self.program(length, "logits")(rows, theta))
         out = []
-        for tokens in sequences:  # each sequence's outputs, in the order of `sequences`
+        for tokens, length in zip(sequences, self._lengths(sequences)):  # in their order
             n = self.model.positions(tokens)
-            flat = [float(z) for z in next(found[self.length_of(n)])]
+            flat = [float(z) for z in next(found[length])]
             out.append(flat[: n * vocab])
         return out
 

@@ -30,6 +30,10 @@ class Backend:
     name = ""
     arrays = False  # rows, values and gradients are numpy arrays (else lists of floats)
     replays = True  # a traced tape is replayed (False: the function runs on Values, row by row)
+    # What a call of a program costs, in rows of a batch: where fewer rows than this need a
+    # shorter program, they run padded in a longer one the batch calls anyway (CompiledStep).
+    # 1 here: a call costs nothing beside its rows.
+    call_rows = 1
 
     def program(
         self, tape: Tape, fn: Callable[..., Any], params: Sequence[Value], options: dict[str, Any]
@@ -81,6 +85,10 @@ class Numpy(Backend):
 
     name = "numpy"
     arrays = True
+    # microgpt's GPT, one thread: batches of 8, 30 and 100 names took 1.48, 4.61 and 7.40 ms a
+    # step with 16, against 2.30, 5.54 and 8.88 with a call for every length, and 1.49, 4.45
+    # and 14.9 with one call for the whole batch
+    call_rows = 16
 
     def program(
         self, tape: Tape, fn: Callable[..., Any], params: Sequence[Value], options: dict[str, Any]
