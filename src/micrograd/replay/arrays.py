@@ -209,21 +209,22 @@ def merge_layers(
 class ArrayPlan:
     """A tape grouped into array operations: the nodes that keep a place (in tape order), the
     terms of each folded sum, the layers found, and the buckets in an order where each reads only
-    earlier ones. `backward[i]`: whether the chain rule reaches entry i (to a parameter or input)."""
+    earlier ones. `backward[i]`: whether the chain rule reaches entry i (to a parameter or input).
+    `folded`: the nodes that folding the sums kept (fold), before layers absorbed their products."""
 
     nodes: list[int]
     terms: dict[int, list[int]]
     linear: Linear
     buckets: list[tuple[str, Any, list[int]]]
     backward: list[bool]
+    folded: list[int]
 
 
 def plan(tape: Tape) -> ArrayPlan:
     """The array operations of `tape`: sums folded, layers found, the rest grouped by depth and op."""
-    nodes, terms = fold(tape, replayed(tape))
-    linear = find_linear(tape, nodes, terms)
-    nodes = still_used(tape, nodes, terms, linear)
+    folded, terms = fold(tape, replayed(tape))
+    linear = find_linear(tape, folded, terms)
+    nodes = still_used(tape, folded, terms, linear)
     backward = needs_grad(tape, ("param", "input"))
-    return ArrayPlan(
-        nodes, terms, linear, group_buckets(tape, nodes, terms, linear, backward), backward
-    )
+    buckets = group_buckets(tape, nodes, terms, linear, backward)
+    return ArrayPlan(nodes, terms, linear, buckets, backward, folded)

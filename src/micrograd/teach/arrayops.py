@@ -140,9 +140,8 @@ class Layout:
         self.names = list(names) if names is not None else [f"p{i}" for i in range(tape.n_params)]
         self.unit_of_row = unit or (lambda name: name)
         self.plan = arrays.plan(tape)
-        replayed = arrays.replayed(tape)
-        self.replayed = set(replayed)  # the nodes some output needs
-        self.kept = set(arrays.fold(tape, replayed)[0])  # not folded into a sum
+        self.replayed = set(arrays.replayed(tape))  # the nodes some output needs
+        self.kept = set(self.plan.folded)  # not folded into a sum
         self.inputs = inputs
         self.where: dict[int, tuple[str, tuple[int, ...]]] = {}  # node -> (tensor, its index)
         self.tensors: list[Tensor] = []
