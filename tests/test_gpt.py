@@ -354,7 +354,7 @@ def test_a_batchs_few_short_sequences_run_in_a_longer_program_the_batch_calls_an
     from micrograd.replay.backends import Python
 
     model = _small_gpt()
-    docs = [TOKENIZER.encode(d) for d in MIXED]  # five need 4 positions, "kristina" 6
+    docs = [model.positions(TOKENIZER.encode(d)) for d in MIXED]  # five need 4, "kristina" 6
 
     class Costly(Python):
         def __init__(self, call_rows):

@@ -291,11 +291,12 @@ class CompiledStep:
         row[(length + 1) * vocab : (length + 1) * vocab + n] = [1.0 / n] * n
         return row
 
-    def _lengths(self, sequences: Sequence[Sequence[int]]) -> list[int]:
-        """The length of the program that runs each sequence: the shortest that holds it, or a
-        longer one that the batch calls anyway where fewer sequences than the back end's
-        call_rows would need a call of their own (the call costs more than their padding)."""
-        shortest = [self.length_of(self.model.positions(tokens)) for tokens in sequences]
+    def _lengths(self, positions: Sequence[int]) -> list[int]:
+        """The length of the program that runs each sequence (of `positions` positions): the
+        shortest that holds it, or a longer one that the batch calls anyway where fewer
+        sequences than the back end's call_rows would need a call of their own (the call costs
+        more than their padding)."""
+        shortest = [self.length_of(n) for n in positions]
         count = {m: shortest.count(m) for m in set(shortest)}
         called, waiting = set(), 0
         for m in sorted(count):  # a small group joins the next longer one that is called
@@ -305,13 +306,17 @@ class CompiledStep:
                 waiting = 0
         return [min(c for c in called if c >= m) for m in shortest]
 
-    def _by_length(self, sequences: Sequence[Sequence[int]]) -> dict[int, list[list[float]]]:
-        """The sequences' rows, grouped by the length of the program that runs them."""
+    def _by_length(
+        self, sequences: Sequence[Sequence[int]]
+    ) -> tuple[dict[int, list[list[float]]], list[int]]:
+        """The sequences' rows, grouped by the length of the program that runs them, and each
+        sequence's length."""
+        positions = [self.model.positions(tokens) for tokens in sequences]
+        lengths = self._lengths(positions)
         rows: dict[int, list[list[float]]] = {}
-        for tokens, length in zip(sequences, self._lengths(sequences)):
-            n = self.model.positions(tokens)
+        for tokens, n, length in zip(sequences, positions, lengths):
             rows.setdefault(length, []).append(self.row(tokens[: n + 1], length))
-        return rows
+        return rows, lengths
 
     def loss_and_grad(
         self, sequences: Sequence[Sequence[int]], theta: Any = None
@@ -322,7 +327,7 @@ class CompiledStep:
         if not sequences:
             raise ValueError(f"{self.model.spec}: the loss of no sequences")
         total, grads = 0.0, None
-        for length, rows in self._by_length(sequences).items():
+        for length, rows in self._by_length(sequences)[0].items():
             values, g, _ = self.program(length).value_and_grad(rows, 1.0 / len(sequences), theta)
             total += float(sum(values))
             if grads is None:  # the program's own array: copied before another adds to it
@@ -336,10 +341,11 @@ class CompiledStep:
     def logits(self, sequences: Sequence[Sequence[int]], theta: Any = None) -> list[list[float]]:
         """For each sequence, the logits at each position GPT.loss reads, one row after another."""
         vocab, found = self.model.vocab_size, {}
-        for length, rows in self._by_length(sequences).items():
+        by_length, lengths = self._by_length(sequences)
+        for length, rows in by_length.items():
             found[length] = iter(self.program(length, "logits")(rows, theta))
         out = []
-        for tokens, length in zip(sequences, self._lengths(sequences)):  # in their order
+        for tokens, length in zip(sequences, lengths):  # in their order
             n = self.model.positions(tokens)
             flat = [float(z) for z in next(found[length])]
             out.append(flat[: n * vocab])
