@@ -162,6 +162,17 @@ def test_bad_calls_are_refused_on_every_back_end(backend):
         compile(lambda x: 1.0, [p], 1, backend=backend)
 
 
+@pytest.mark.parametrize("backend", ALL)
+def test_a_sparse_table_is_the_rows_it_describes_in_the_back_ends_form(backend):
+    chosen = replay.backend(backend)
+    rows = [([0, 3], [1.0, 0.25]), ([], []), ([4, 1, 2], [2.0, -1.0, 0.5])]
+    table = chosen.sparse_table(5, rows)
+    expected = [[1.0, 0, 0, 0.25, 0], [0.0] * 5, [0, -1.0, 0.5, 0, 2.0]]
+    assert [list(map(float, row)) for row in table] == expected
+    assert type(table) is type(chosen.table(expected))
+    assert len(chosen.sparse_table(5, [])) == 0
+
+
 def test_the_back_ends_are_objects_found_by_name():
     assert replay.backend("auto").name == ("numpy" if HAS_NUMPY else "python")
     assert [replay.backend(b).name for b in BACKENDS] == list(BACKENDS)

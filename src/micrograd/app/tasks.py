@@ -246,10 +246,9 @@ class CompiledStep:
         new): of the loss ("loss"), or of each position's logits ("logits", for the accuracy)."""
         length = self.length_of(n)
         if (length, kind) not in self.programs:
-            inputs = (length + 1) * self.model.vocab_size + length
             example = self.row([self.model.vocab_size - 1] * 2, length)
             self.programs[length, kind] = self.backend.compile(
-                self.function(length, kind), self.params, inputs, example
+                self.function(length, kind), self.params, self.n_inputs(length), example
             )
         return self.programs[length, kind]
 
@@ -284,12 +283,21 @@ class CompiledStep:
     def row(self, tokens: Sequence[int], length: int) -> list[float]:
         """The inputs of the program of `length` for `tokens` (2 to length + 1 of them): their
         one-hot rows (zeros past the end), then each position's weight."""
-        vocab, n = self.model.vocab_size, len(tokens) - 1
-        row = [0.0] * ((length + 1) * vocab + length)
-        for i, t in enumerate(tokens):
-            row[i * vocab + t] = 1.0
-        row[(length + 1) * vocab : (length + 1) * vocab + n] = [1.0 / n] * n
+        row = [0.0] * self.n_inputs(length)
+        for c, x in zip(*self.entries(tokens, length)):
+            row[c] = x
         return row
+
+    def n_inputs(self, length: int) -> int:
+        """How many inputs the program of `length` reads."""
+        return (length + 1) * self.model.vocab_size + length
+
+    def entries(self, tokens: Sequence[int], length: int) -> tuple[list[int], list[float]]:
+        """Where row(tokens, length) is not zero (its columns), and its numbers there."""
+        vocab, n = self.model.vocab_size, len(tokens) - 1
+        weights = range((length + 1) * vocab, (length + 1) * vocab + n)
+        columns = [i * vocab + t for i, t in enumerate(tokens)] + list(weights)
+        return columns, [1.0] * len(tokens) + [1.0 / n] * n
 
     def _lengths(self, positions: Sequence[int]) -> list[int]:
         """The length of the program that runs each sequence (of `positions` positions): the
@@ -306,17 +314,16 @@ class CompiledStep:
                 waiting = 0
         return [min(c for c in called if c >= m) for m in shortest]
 
-    def _by_length(
-        self, sequences: Sequence[Sequence[int]]
-    ) -> tuple[dict[int, list[list[float]]], list[int]]:
-        """The sequences' rows, grouped by the length of the program that runs them, and each
-        sequence's length."""
+    def _by_length(self, sequences: Sequence[Sequence[int]]) -> tuple[dict[int, Any], list[int]]:
+        """The sequences' rows, in the form the back end reads, grouped by the length of the
+        program that runs them, and each sequence's length."""
         positions = [self.model.positions(tokens) for tokens in sequences]
         lengths = self._lengths(positions)
-        rows: dict[int, list[list[float]]] = {}
+        entries: dict[int, list[tuple[list[int], list[float]]]] = {}
         for tokens, n, length in zip(sequences, positions, lengths):
-            rows.setdefault(length, []).append(self.row(tokens[: n + 1], length))
-        return rows, lengths
+            entries.setdefault(length, []).append(self.entries(tokens[: n + 1], length))
+        tables = {m: self.backend.sparse_table(self.n_inputs(m), e) for m, e in entries.items()}
+        return tables, lengths
 
     def loss_and_grad(
         self, sequences: Sequence[Sequence[int]], theta: Any = None

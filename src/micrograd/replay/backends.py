@@ -67,6 +67,17 @@ class Backend:
         """Rows of numbers (one sample each) in the form this back end's programs read."""
         return rows
 
+    def sparse_table(
+        self, n_cols: int, rows: Sequence[tuple[list[int], list[float]]], dtype: Any = None
+    ) -> Any:
+        """Rows of `n_cols` numbers, each zero but in its given columns (columns, numbers), in
+        the form this back end's programs read: one-hot rows made without a list of zeros."""
+        table = [[0.0] * n_cols for _ in rows]
+        for row, (columns, numbers) in zip(table, rows):
+            for c, x in zip(columns, numbers):
+                row[c] = x
+        return table
+
     def scored(self, X: Sequence[Sequence[float]], dtype: Any = None) -> Any:
         """Points kept to be scored again and again (a monitor), in the form read fastest."""
         return X
@@ -104,6 +115,18 @@ class Numpy(Backend):
         import numpy as np
 
         return np.asarray(rows, dtype=dtype or "float64")
+
+    def sparse_table(
+        self, n_cols: int, rows: Sequence[tuple[list[int], list[float]]], dtype: Any = None
+    ) -> Any:
+        import numpy as np
+
+        # one assignment of every entry (a list of lists of mostly zeros took 8x as long to
+        # convert: 0.17 ms for microgpt's 21 rows of 363)
+        table = np.zeros((len(rows), n_cols), dtype=dtype or "float64")
+        at = [r for r, (columns, _) in enumerate(rows) for _ in columns]
+        table[at, [c for columns, _ in rows for c in columns]] = [x for _, xs in rows for x in xs]
+        return table
 
     def scored(self, X: Sequence[Sequence[float]], dtype: Any = None) -> Any:
         import numpy as np
