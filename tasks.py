@@ -68,13 +68,6 @@ def run(*cmd: str, env: dict[str, str] | None = None) -> None:
         sys.exit(code)
 
 
-def pip_install(python: str, *args: str) -> None:
-    """pip install into the environment of `python`, without byte-compiling what it installs:
-    Python compiles a module when it is first imported, and compiling every module at install
-    (PyTorch's thousands) doubled the test tools' install (68 s against 34 s on 2 cores)."""
-    run(python, "-m", "pip", "install", "-q", "--no-compile", *args)
-
-
 def bin_of(env: str, name: str) -> str:
     """The path of an executable inside a virtual environment."""
     sub = "Scripts" if os.name == "nt" else "bin"
@@ -86,7 +79,7 @@ def make_venv(path: str) -> str:
     python = bin_of(path, "python")
     if not os.path.exists(python):
         venv.create(path, with_pip=True)
-        pip_install(python, "--upgrade", "pip>=25.1")
+        run(python, "-m", "pip", "install", "-q", "--upgrade", "pip>=25.1")
     return python
 
 
@@ -97,8 +90,7 @@ def original() -> str | None:
     ready = os.path.join(ORIGINAL_VENV, "installed")
     if not os.path.exists(ready):
         venv.create(ORIGINAL_VENV, with_pip=True, clear=True)
-        install = [python, "-m", "pip", "install", "-q", "--no-compile", "micrograd==0.1.0"]
-        code = subprocess.call(install)
+        code = subprocess.call([python, "-m", "pip", "install", "-q", "micrograd==0.1.0"])
         if code:
             print("micrograd 0.1.0 could not be installed: the differential tests will skip")
             return None
@@ -108,7 +100,7 @@ def original() -> str | None:
 
 def demo(args: list[str]) -> None:
     python = make_venv(VENV)
-    pip_install(python, "-e", ".[demo]")
+    run(python, "-m", "pip", "install", "-q", "-e", ".[demo]")
     run(bin_of(VENV, "micrograd"), "demo", *args)
 
 
@@ -117,7 +109,7 @@ def install_test_tools() -> str:
     groups = ["--group", "test", "--group", "lint"]
     # the PyTorch oracle (tests/test_torch_oracle.py) is a large download the first time
     print("installing the test tools, PyTorch among them (its CPU build: ~750 MB installed)")
-    pip_install(python, "-e", ".[all,torch]", *groups)
+    run(python, "-m", "pip", "install", "-q", "-e", ".[all,torch]", *groups)
     return python
 
 
@@ -133,7 +125,7 @@ def test(args: list[str]) -> None:
 
 def core(args: list[str]) -> None:
     python = make_venv(CORE_VENV)
-    pip_install(python, "-e", ".", "pytest>=8", "hypothesis>=6.100")
+    run(python, "-m", "pip", "install", "-q", "-e", ".", "pytest>=8", "hypothesis>=6.100")
     # MICROGRAD_NO_SKIPS: a skipped test fails the run (tests/conftest.py): here nothing may hide
     run(python, "-m", "pytest", *CORE_TESTS, *args, env={"MICROGRAD_NO_SKIPS": "1"})
 
@@ -200,7 +192,7 @@ def fuzz(args: list[str]) -> None:
 
 def bench(args: list[str]) -> None:
     python = make_venv(VENV)
-    pip_install(python, "-e", ".[fast,torch]", "--group", "bench")
+    run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]", "--group", "bench")
     if "--scaling" in args:  # benchmarks/scaling.py: PyTorch and the fast path, in-process
         args.remove("--scaling")
         run(python, "benchmarks/scaling.py", *args)
@@ -252,7 +244,7 @@ def build_site(args: list[str]) -> None:
     if problem:
         sys.exit(NEEDS_NODE.format(found=problem))
     python = make_venv(VENV)
-    pip_install(python, "-e", ".", "--group", "site")
+    run(python, "-m", "pip", "install", "-q", "-e", ".", "--group", "site")
     run(shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
     wheels = os.path.join(ROOT, "build", "site-wheel")
     shutil.rmtree(wheels, ignore_errors=True)
@@ -308,7 +300,7 @@ def release(args: list[str]) -> None:
         dist = outdir or os.path.join(tmp, "dist")
         venv.create(os.path.join(tmp, "tools"), with_pip=True)
         tools = bin_of(os.path.join(tmp, "tools"), "python")
-        pip_install(tools, *RELEASE_TOOLS)
+        run(tools, "-m", "pip", "install", "-q", *RELEASE_TOOLS)
         run(tools, "-m", "build", "--outdir", dist, ROOT)
         built = sorted(os.path.join(dist, name) for name in os.listdir(dist))
         run(tools, "-m", "twine", "check", "--strict", *built)
@@ -320,7 +312,7 @@ def release(args: list[str]) -> None:
         fresh = os.path.join(tmp, "venv")
         venv.create(fresh, with_pip=True)
         python = bin_of(fresh, "python")
-        pip_install(python, wheel, "pytest>=8", "hypothesis>=6.100")
+        run(python, "-m", "pip", "install", "-q", wheel, "pytest>=8", "hypothesis>=6.100")
         print("+", bin_of(fresh, "micrograd"), "--version", flush=True)
         said = subprocess.run(
             [bin_of(fresh, "micrograd"), "--version"], capture_output=True, text=True
@@ -354,7 +346,7 @@ def release(args: list[str]) -> None:
         if subprocess.call(cmd, cwd=tmp, env=env):
             sys.exit("the core tests failed against the installed wheel")
 
-        pip_install(python, f"{wheel}[demo]")
+        run(python, "-m", "pip", "install", "-q", f"{wheel}[demo]")
         out = os.path.join(tmp, "demo")
         run(bin_of(fresh, "micrograd"), "demo", "--out", out, "--quiet")
         missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(out, name))]
