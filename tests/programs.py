@@ -85,6 +85,39 @@ def run_softmaxes(heads, inputs, scale):
     return sum((logsumexp([scores[i] for i in idx]) * w for idx, w in heads), Value(0.0))
 
 
+@st.composite
+def dots(draw, max_inputs=4):
+    """Sums of products of computed values of one depth, as attention's q.k and its weighted
+    values: (inputs, [(start, [(i, j), ...]), ...]), start None (the sum begins with a product),
+    a number or an input's index; run_dots builds it."""
+    n = draw(st.integers(1, max_inputs))
+    xs = draw(st.lists(st.floats(-3.0, 3.0, allow_nan=False), min_size=n, max_size=n))
+    index = st.integers(0, n - 1)
+    pair = st.tuples(index, index)  # x * x and repeats too
+    start = st.one_of(st.none(), st.floats(-2.0, 2.0), index.map(str))
+    sums = []
+    for begin in draw(st.lists(start, min_size=1, max_size=6)):  # one product alone is no sum
+        sums.append((begin, draw(st.lists(pair, min_size=1 + (begin is None), max_size=6))))
+    return xs, sums
+
+
+def run_dots(sums, inputs, scale):
+    """The sum of each dot product's square: every product of two inputs times `scale`, each
+    sum starting at its start (a number, an input's name as a digit, or its first product)."""
+    from micrograd.engine import Value
+
+    vals = [x * scale for x in inputs]
+    out = []
+    for start, pairs in sums:
+        products = [vals[i] * vals[j] for i, j in pairs]
+        if start is None:
+            out.append(sum(products[1:], products[0]))
+        else:
+            first = inputs[int(start)] if isinstance(start, str) else Value(start)
+            out.append(sum(products, first))
+    return sum((d * d for d in out), Value(0.0))
+
+
 def run(program_steps, inputs):
     """Run the steps on `inputs` (Values or tensors); the output is the sum of every result, so
     every step matters."""

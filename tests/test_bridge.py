@@ -83,6 +83,13 @@ def test_the_gpt_attention_is_named_by_head_and_its_loss_is_cross_entropy():
     tensors = {t.name: t for t in shown.tensors}
     assert tensors["W1"].shape == (4, 5) and tensors["W1"].about.startswith("wte.weight")
     assert tensors["b1"].shape == (3, 4) and tensors["b1"].about == "wpe.weight.0-2.0-3"
+    # the scores q.k (2 columns of q times 2 of k: a head's) are one line of dot products, the
+    # weighted sums of the values (over 1 to 3 positions, 2 columns a head) another
+    dots = {ln.name: ln for ln in shown.lines if ln.form[0] == "dot"}
+    assert dots["s5"].form[1][3] == [2] * 12 and "attn.head" in dots["s5"].units
+    assert dots["s5"].code.endswith(".reshape(B, 12, 2).sum(2)")
+    assert dots["s7"].form[1][3] == [1] * 4 + [2] * 4 + [3] * 4
+    assert dots["s7"].code.startswith("segment_sum(t8[:, ")
 
 
 def test_the_planner_needs_no_numpy():

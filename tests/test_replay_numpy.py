@@ -12,10 +12,12 @@ from micrograd.losses import cross_entropy, cross_entropy_one, l2
 from micrograd.nn import MLP
 from programs import (
     DOUBLED,
+    dots,
     examples,
     near_kink,
     programs,
     run,
+    run_dots,
     run_softmaxes,
     softmaxes,
     ulps,
@@ -327,6 +329,36 @@ def test_softmaxes_over_different_numbers_of_scores_are_one_padded_op(program, r
     fused = [g for g in prog.groups if isinstance(g, (FusedGroup, PaddedFusedGroup))]
     ragged = len({len(idx) for idx, _ in heads}) > 1
     assert [type(g) for g in fused] == [PaddedFusedGroup if ragged else FusedGroup]
+    rows = [xs] + [[rnd.uniform(-3, 3) for _ in xs] for _ in range(3)]
+    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
+    total = 0.0
+    for row, v, dx in zip(rows, values, igrads):
+        leaves = [Value(x) for x in row]
+        scale.grad = 0.0
+        out = fn(*leaves)
+        out.backward()
+        total += scale.grad
+        assert v == pytest.approx(out.data, rel=1e-12, abs=1e-12)
+        assert list(dx) == pytest.approx([leaf.grad for leaf in leaves], rel=1e-12, abs=1e-12)
+    assert pgrad[0] == pytest.approx(total, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=examples(40))
+@given(dots(), st.randoms(use_true_random=False))
+def test_sums_of_products_of_computed_values_are_dot_products(program, rnd):
+    """Sums of 1 to 6 products of computed values (x * x and repeated operands too), starting at
+    a number, an input or their first product, are dot products: no group of their products is
+    left, and the values and the gradients for the inputs and the parameter are the eager
+    engine's, to 1e-12."""
+    from micrograd.replay.numpy.groups import DotGroup, RuleGroup
+
+    xs, sums = program
+    scale = Value(0.9)
+    fn = lambda *vs: run_dots(sums, vs, scale)  # noqa: E731
+    prog = trace(fn, [scale], len(xs), example=xs)
+    assert any(isinstance(g, DotGroup) for g in prog.groups)
+    products = [g for g in prog.groups if isinstance(g, RuleGroup) and g.rep.op == "*"]
+    assert sum(g.out.stop - g.out.start for g in products) <= len(xs)  # only x * scale
     rows = [xs] + [[rnd.uniform(-3, 3) for _ in xs] for _ in range(3)]
     values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
     total = 0.0

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from micrograd.app.tasks import CompiledStep
@@ -182,8 +182,27 @@ def has_torch():
     return importlib.util.find_spec("torch") is not None
 
 
+# a layer of one neuron over two inputs, each with a bias parameter of its own: a (2, 1) block
+ONE_NEURON_TWO_BIASES = (
+    6,
+    2,
+    [
+        [([4], [0], -1, "none", False, None)],
+        [
+            ([1], [-5], 1, "none", False, None),
+            ([2, 2, 5, 0], [-1, -6, -1, 2], 2, "tanh", False, None),
+        ],
+        [
+            ([1, 3, 5, 4], [-3, 0, -3, -4], -7, "tanh", True, 4),
+            ([4], [-5], -6, "tanh", False, None),
+        ],
+    ],
+)
+
+
 @settings(max_examples=examples(20), deadline=None)
 @given(layered(), st.randoms(use_true_random=False))
+@example(ONE_NEURON_TWO_BIASES, random.Random(0))
 def test_any_layered_model_is_accounted_for_and_its_scripts_compute_it(spec, rnd):
     """Layers whose weights repeat within a row, across rows and across layers (a weight that is
     another layer's bias, a parameter as a layer's input): the bridge gathers what no tensor of

@@ -3,8 +3,10 @@
 the browser site plans too.
 
 Chains of "+" fold into one n-ary sum (replay.trace.fold_sums); sums of the shape a neuron makes
-(bias + w1*x1 + ..., every w a parameter) become, layer by layer, one matrix product; every other
-node joins the nodes of its depth and op in one group. A value that a loss marked as fused
+(bias + w1*x1 + ..., every w a parameter) become, layer by layer, one matrix product; other sums
+of products (c + a1*b1 + ..., attention's q.k and its weighted sum of values) are dot products,
+one group of a depth whatever their lengths; every other node joins the nodes of its depth and
+op in one group. A value that a loss marked as fused
 (micrograd.losses.fuse) is one node over the fused op's inputs, and what it is made of is not
 replayed; those of one depth are one group even where their inputs differ in number, if the op
 can be padded (micrograd.losses.PADS: attention's softmax over each position's past).
@@ -111,26 +113,68 @@ def find_linear(tape: Tape, nodes: list[int], terms: dict[int, list[int]]) -> Li
     return found
 
 
+@dataclass
+class Dots:
+    """Sums of products that are not layers: start + a_1*b_1 + ... + a_k*b_k (start None where
+    the sum begins with a product)."""
+
+    parts: dict[int, tuple[int | None, list[int], list[int]]]  # sum -> (start, as, bs)
+    absorbed: set[int]  # the "*" nodes that the dot products compute
+
+
+def find_dots(tape: Tape, nodes: list[int], terms: dict[int, list[int]], linear: Linear) -> Dots:
+    """Find the sums of products that no other node reads (q.k over a head's dimensions, the
+    softmax weights times the values), so that each runs as one dot product of two rows of
+    numbers instead of a group of products and a group of sums. A sum of one product and a start
+    term is one too: attention at the first position weighs one value, and as a dot product it
+    stays at the depth of the later positions' (whose layers are then one matrix product)."""
+    reads = reader(tape)
+    uses = count_uses(tape, nodes, lambda i: terms.get(i, reads(i)))
+    outputs = set(tape.outputs)
+
+    def product(m: int) -> bool:
+        return is_op(tape, m, "*") and m not in outputs and uses[m] == 1
+
+    found = Dots({}, set())
+    for i in nodes:
+        if i not in terms or i in linear.parts:
+            continue
+        start: int | None = terms[i][0]
+        products = terms[i][1:]
+        if start is not None and product(start):
+            start, products = None, terms[i]
+        if products and all(product(m) for m in products):
+            pairs = [tape.nodes[m].args for m in products]
+            found.parts[i] = (start, [a for a, _ in pairs], [b for _, b in pairs])
+            found.absorbed.update(products)
+    return found
+
+
 def is_op(tape: Tape, i: int, op: str) -> bool:
     node = tape.nodes[i]
     return node.kind == "op" and node.op == op and node.fused is None
 
 
-def operands(tape: Tape, i: int, terms: dict[int, list[int]], linear: Linear) -> Sequence[int]:
-    """What a node reads once sums are folded and layers found (a layer's weights are read from
-    the parameters, not from rows)."""
+def operands(
+    tape: Tape, i: int, terms: dict[int, list[int]], linear: Linear, dots: Dots
+) -> Sequence[int]:
+    """What a node reads once sums are folded and layers and dot products found (a layer's
+    weights are read from the parameters, not from rows)."""
     if i in linear.parts:
         bias, _, xs = linear.parts[i]
         return xs if bias in linear.param_biases else [bias, *xs]
+    if i in dots.parts:
+        start, a, b = dots.parts[i]
+        return [*([] if start is None else [start]), *a, *b]
     return terms.get(i, reader(tape)(i))
 
 
 def still_used(
-    tape: Tape, nodes: list[int], terms: dict[int, list[int]], linear: Linear
+    tape: Tape, nodes: list[int], terms: dict[int, list[int]], linear: Linear, dots: Dots
 ) -> list[int]:
     """The nodes that need a row: the outputs and whatever a remaining node reads."""
-    kept = [i for i in nodes if i not in linear.absorbed]
-    read = set(tape.outputs) | {a for i in kept for a in operands(tape, i, terms, linear)}
+    kept = [i for i in nodes if i not in linear.absorbed and i not in dots.absorbed]
+    read = set(tape.outputs) | {a for i in kept for a in operands(tape, i, terms, linear, dots)}
     return [i for i in kept if i in read]
 
 
@@ -139,22 +183,27 @@ def group_buckets(
     nodes: list[int],
     terms: dict[int, list[int]],
     linear: Linear,
+    dots: Dots,
     backward: Sequence[bool],
 ) -> list[tuple[str, Any, list[int]]]:
     """The nodes that compute, grouped by depth and op, in depth order: every group's inputs are
     computed by earlier groups. Neurons of one layer (the same inputs) form one "linear" group,
-    and one layer over several inputs at one depth one "linears" group (merge_layers).
+    and one layer over several inputs at one depth one "linears" group (merge_layers); the
+    dot products of a depth one "dot" group whatever their lengths (those with a start term
+    apart from those without).
     Nodes that backward reaches (`backward`) never share a group with nodes it does not: those
     only compute an output that is not differentiated."""
     depth: dict[int, int] = {}
     buckets: dict[tuple[int, str, Any, bool], list[int]] = {}
     for i in nodes:
-        inputs = operands(tape, i, terms, linear)
+        inputs = operands(tape, i, terms, linear, dots)
         node = tape.nodes[i]
         key: Any = ()
         if i in linear.parts:
             bias, _, xs = linear.parts[i]  # the same inputs, and biases of the same kind
             op, key = "linear", (bias in linear.param_biases, *xs)
+        elif i in dots.parts:
+            op, key = "dot", dots.parts[i][0] is not None
         elif node.fused is not None:  # a paddable op joins its depth's whatever their lengths
             op, key = "fused " + node.fused[0], None if node.fused[0] in PADS else len(inputs)
         else:  # x ** k: one group per exponent, whose rule gets it
@@ -170,6 +219,13 @@ def group_buckets(
             merge_layers(buckets, linear).items(), key=lambda kv: kv[0][0]
         )
     ]
+
+
+def shared_bias(biases: Sequence[int], n: int) -> bool:
+    """Whether a layer of n rows over several inputs adds the same n biases to every input, a
+    vector, rather than a row of its own to each (a (T, n) block: each position's embedding
+    row). `biases` holds each member's, input after input."""
+    return list(biases) == list(biases[:n]) * (len(biases) // n)
 
 
 def merge_layers(
@@ -210,21 +266,25 @@ class ArrayPlan:
     """A tape grouped into array operations: the nodes that keep a place (in tape order), the
     terms of each folded sum, the layers found, and the buckets in an order where each reads only
     earlier ones. `backward[i]`: whether the chain rule reaches entry i (to a parameter or input).
-    `folded`: the nodes that folding the sums kept (fold), before layers absorbed their products."""
+    `folded`: the nodes that folding the sums kept (fold), before layers and dot products absorbed
+    their products."""
 
     nodes: list[int]
     terms: dict[int, list[int]]
     linear: Linear
+    dots: Dots
     buckets: list[tuple[str, Any, list[int]]]
     backward: list[bool]
     folded: list[int]
 
 
 def plan(tape: Tape) -> ArrayPlan:
-    """The array operations of `tape`: sums folded, layers found, the rest grouped by depth and op."""
+    """The array operations of `tape`: sums folded, layers and dot products found, the rest
+    grouped by depth and op."""
     folded, terms = fold(tape, replayed(tape))
     linear = find_linear(tape, folded, terms)
-    nodes = still_used(tape, folded, terms, linear)
+    dots = find_dots(tape, folded, terms, linear)
+    nodes = still_used(tape, folded, terms, linear, dots)
     backward = needs_grad(tape, ("param", "input"))
-    buckets = group_buckets(tape, nodes, terms, linear, backward)
-    return ArrayPlan(nodes, terms, linear, buckets, backward, folded)
+    buckets = group_buckets(tape, nodes, terms, linear, dots, backward)
+    return ArrayPlan(nodes, terms, linear, dots, buckets, backward, folded)

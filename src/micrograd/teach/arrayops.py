@@ -27,6 +27,8 @@ FUNCTION = {"ReLU": "relu"}
 #       parameters `rows` (n lists of k) are gathered from the tensors that hold them; b a bias
 #       tensor's name, or None where `bias`, an operand, is added
 #   ("sum", (operands,)), ("segments", (terms, sizes)): each member the sum of its `sizes` terms
+#   ("dot", (starts, a, b, sizes)): each member start + the dot product of its `sizes` next
+#       entries of a and of b (starts None where the members begin with a product)
 #   ("fused", (name, inputs, sizes)): a loss's fused op over each member's `sizes` inputs, member
 #       by member (sizes differ only where the op can be padded: losses.PADS)
 #   ("rule", (op, operands, k)): an op of engine.OPS (k: the exponent of x ** k)
@@ -180,12 +182,11 @@ class Layout:
             self._add_tensor(Tensor(name, "input", (count,), entries, about))
             start += count
 
-    def _param_tensor(self, entries: list[list[int]], prefix: str) -> str | None:
+    def _param_tensor(self, entries: list[list[int]], prefix: str, matrix: bool) -> str | None:
         """The tensor of a layer's parameters (rows of entries): made for it where none of them
         is in a tensor yet and none repeats, found again where a layer read it in the same
         order; None where the layer reads its parameters from other tensors (gathered)."""
         flat = [i for row in entries for i in row]
-        matrix = prefix == "W" or len(entries[0]) > 1  # a bias of its own for each input: (T, n)
         shape = (len(entries), len(entries[0])) if matrix else (len(entries),)
         name = self.weights.get(tuple(flat))
         if name is not None:
@@ -207,13 +208,13 @@ class Layout:
         rows applied to each of its inputs; the bias is a vector, or a (T, n) matrix where each
         input has its own."""
         parts = [self.plan.linear.parts[i] for i in members]
-        W = self._param_tensor([ws for _, ws, _ in parts[:n]], "W")
+        W = self._param_tensor([ws for _, ws, _ in parts[:n]], "W", matrix=True)
         biases = [bias for bias, _, _ in parts]
         if all(self.tape.nodes[bias].kind == "param" for bias in biases):
-            if biases == biases[:n] * (len(biases) // n):
-                return W, self._param_tensor([[bias] for bias in biases[:n]], "b")
-            rows = [biases[t : t + n] for t in range(0, len(biases), n)]
-            return W, self._param_tensor(rows, "b")
+            if arrays.shared_bias(biases, n):
+                return W, self._param_tensor([[bias] for bias in biases[:n]], "b", matrix=False)
+            rows = [biases[t : t + n] for t in range(0, len(biases), n)]  # (T, n): one each
+            return W, self._param_tensor(rows, "b", matrix=True)
         return W, None
 
     def _leftover_params(self) -> None:
@@ -297,6 +298,26 @@ class Layout:
                     else:
                         code = f"segment_sum({self._operand(flat)}, {low}-{high} columns each)"
                 name = "s"
+            elif op == "dot":
+                parts = [plan.dots.parts[i] for i in members]
+                for i, (start, _, _) in zip(members, parts):  # the sum, and its products
+                    entries += self._spine(i) + plan.terms[i][0 if start is None else 1 :]
+                starts = [start for start, _, _ in parts if start is not None] or None
+                left = [x for _, xs, _ in parts for x in xs]
+                right = [x for _, _, xs in parts for x in xs]
+                sizes = [len(xs) for _, xs, _ in parts]
+                form = ("dot", (starts, left, right, sizes))
+                low, high = min(sizes), max(sizes)
+                products = f"{self._operand(left)} * {self._operand(right)}"
+                if high == 1:  # one product each
+                    code = products
+                elif low == high:  # each dot product is of the next `low` columns
+                    code = f"({products}).reshape(B, {len(sizes)}, {low}).sum(2)"
+                else:
+                    code = f"segment_sum({products}, {low}-{high} columns each)"
+                begin = self._operand(starts) if starts else "0"
+                code = code if begin == "0" else f"{begin} + {code}"
+                name = "s"
             elif op.startswith("fused "):
                 fused = op.removeprefix("fused ")
                 for i in members:
@@ -342,8 +363,10 @@ class Layout:
     def _unit_read(self, i: int) -> str:
         """The neuron or head that all a node reads comes from (a relu of neuron 2 is neuron 2's;
         q . k of head 1 is head 1's), or "" where what it reads has none in common."""
-        node = self.tape.nodes[i]
-        reads = node.fused[1] if node.fused else self.plan.terms.get(i, node.args)
+        node, plan = self.tape.nodes[i], self.plan
+        reads: Sequence[int] = node.fused[1] if node.fused else plan.terms.get(i, node.args)
+        if i in plan.dots.parts:  # what its products multiply
+            reads = arrays.operands(self.tape, i, plan.terms, plan.linear, plan.dots)
         units = {self.units[a] for a in reads if a in self.units}
         return _unit(sorted(units)) if units else ""
 

@@ -23,6 +23,7 @@ from typing import Any
 from micrograd.engine import OPS
 from micrograd.losses import FUSED, PADS
 from micrograd.maths import NumpyMath
+from micrograd.replay.arrays import shared_bias
 from micrograd.teach.arrayops import flat_place
 from micrograd.teach.bridge import Bridge
 
@@ -204,7 +205,7 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
                 forward.append(f"{name} = (x_{name} @ {used}.T + {bias_code}).reshape(B, -1)")
                 g3 = f"{g}.reshape(B, {T}, -1)"
                 n = len(bias) // T
-                shared = bias == bias[:n] * T  # one bias vector for every input, or one each
+                shared = shared_bias(bias, n)  # one bias vector for every input, or one each
                 grad_x, grad_b = f"{g3} @ {used}", f"{g3}.sum({'(0, 1)' if shared else '0'})"
                 grad_w = f'np.einsum("btn,btk->nk", {g3}, x_{name})'
                 said = "dx_t = g_t @ W, dW = the sum over t of g_t.T @ x_t"
@@ -236,6 +237,16 @@ def numpy_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
             )
             step = [f"# {name}: sums of runs of terms, each term's gradient is its sum's"]
             step += _add(s, flat, f"np.repeat({g}, {s.index(sizes)}, axis=1)")
+        elif kind == "dot":
+            starts, a, b, sizes = args
+            begins = s.index([sum(sizes[:k]) for k in range(len(sizes))])
+            forward.append(f"a_{name}, b_{name} = {s.operand(a)}, {s.operand(b)}")
+            dots = f"np.add.reduceat(a_{name} * b_{name}, {begins}, axis=1)"
+            forward.append(f"{name} = " + (f"{s.operand(starts)} + {dots}" if starts else dots))
+            step = [f"# {name}: sums of products a * b, a gets g times b and b gets g times a"]
+            spread = f"np.repeat({g}, {s.index(sizes)}, axis=1)"  # each product's sum's g
+            step += _add(s, a, f"{spread} * b_{name}") + _add(s, b, f"{spread} * a_{name}")
+            step += _add(s, starts, g) if starts else []
         elif kind == "fused":
             fused, flat, sizes = args
             rule = FUSED[fused]
@@ -439,6 +450,14 @@ def torch_script(shown: Bridge, rows: Sequence[Sequence[float]], what: str = "A 
                 f"{name} = torch.zeros(B, {line.width}, dtype=torch.float64)"
                 f".index_add(1, {segments}, {s.operand(flat)})"
             )
+        elif kind == "dot":
+            starts, a, b, sizes = args
+            which = [k for k, n in enumerate(sizes) for _ in range(n)]
+            dots = (
+                f"torch.zeros(B, {line.width}, dtype=torch.float64)"
+                f".index_add(1, torch.tensor({s.index(which)}), {s.operand(a)} * {s.operand(b)})"
+            )
+            forward.append(f"{name} = " + (f"{s.operand(starts)} + {dots}" if starts else dots))
         elif kind == "fused":
             fused, flat, sizes = args
             block, _ = _fused_block(s, "torch", fused, name, line.width, flat, sizes, forward)

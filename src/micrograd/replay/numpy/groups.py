@@ -347,6 +347,43 @@ class PaddedFusedGroup(Group):
 
 
 @dataclass
+class DotGroup(Group):
+    """Dot products, start + a_1*b_1 + ... + a_k*b_k: the products of every node side by side,
+    each node's summed in the order of its terms (by a reshape where all have k products, else
+    by runs: attention's weights times the values over each position's past), then its start
+    added. args = [the starts' rows (where there are), the a's rows, the b's rows], node by
+    node; `sizes` each node's k, `at` where its run begins."""
+
+    sizes: Any = None
+    at: Any = None
+
+    def forward(self, values: Any, out: Any, blocks: tuple[Any, ...]) -> Any:
+        a, b = values[self.args[-2]], values[self.args[-1]]  # (products, B)
+        products = a * b
+        if self.at is None:  # k each
+            products.reshape(len(out), -1, out.shape[1]).sum(axis=1, out=out)
+        else:
+            np.add.reduceat(products, self.at, axis=0, out=out)
+        if len(self.args) == 3:
+            out += values[self.args[0]]
+        return a, b
+
+    def backward(self, run: Backward, upstream: Any, local: Any, blocks: tuple[Any, ...]) -> None:
+        # d/da_j = b_j and d/db_j = a_j, times the node's upstream; the start gets the upstream
+        if len(self.args) == 3 and id(self.scatters[0]) in run.first:
+            run.add(self.scatters[0], upstream)
+        n, B = upstream.shape
+        if self.at is None:  # each node's upstream beside its k products
+            g = upstream[:, None, :]
+        else:  # each product's node's upstream
+            g = np.repeat(upstream, self.sizes, axis=0)
+        for scatter, other in zip(self.scatters[-2:], local[::-1]):
+            if id(scatter) in run.first:
+                shaped = other if self.at is not None else other.reshape(n, -1, B)
+                run.add(scatter, (g * shaped).reshape(-1, B))
+
+
+@dataclass
 class BatchedLinearGroup(LinearGroup):
     """One layer over T inputs (the positions of a sequence): bias_t + W @ x_t for each t, one
     batched matrix product. args = [bias rows, the T inputs' rows, one input after another];

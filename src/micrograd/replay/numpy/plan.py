@@ -8,10 +8,11 @@ from typing import Any
 import numpy as np
 
 from micrograd.losses import FUSED, PADS
-from micrograd.replay.arrays import Linear, reader
+from micrograd.replay.arrays import Dots, Linear, reader, shared_bias
 from micrograd.replay.numpy.groups import (
     BatchedLinearGroup,
     Block,
+    DotGroup,
     FusedGroup,
     Group,
     Index,
@@ -32,12 +33,24 @@ def make_group(
     members: list[int],
     terms: dict[int, list[int]],
     linear: Linear,
+    dots: Dots,
     row: dict[int, int],
     n_input_rows: int,
 ) -> Group:
     """The replay plan of one bucket: its rows, its operands' rows, and how to scatter grads."""
     out = rows_index([row[i] for i in members])
     assert isinstance(out, slice)  # rows are numbered bucket by bucket
+    if op == "dot":
+        parts = [dots.parts[i] for i in members]
+        args = [
+            rows_index([row[x] for _, xs, _ in parts for x in xs]),  # the a's
+            rows_index([row[x] for _, _, xs in parts for x in xs]),  # the b's
+        ]
+        if key:  # each begins with a start term
+            args.insert(0, rows_index([row[start] for start, _, _ in parts]))  # type: ignore[index]
+        sizes = np.array([len(a) for _, a, _ in parts], dtype=np.intp)
+        at = None if (sizes == sizes[0]).all() else np.r_[0, np.cumsum(sizes)[:-1]]
+        return DotGroup(out, args, [Scatter.plan(a) for a in args], sizes, at)
     if op == "sum":
         k = len(terms[members[0]])
         if k <= 8 and all(len(terms[i]) == k for i in members):  # add term by term, in place
@@ -57,9 +70,10 @@ def make_group(
         bias = None
         if all(tape.nodes[b].kind == "param" for b in biases):  # read from the parameters
             index = [tape.nodes[b].index for b in biases]
-            shared = index == index[:n] * (len(index) // n)  # else each segment has its own
             bias = Block.plan(
-                index[:n] if shared else [index[t : t + n] for t in range(0, len(index), n)],
+                index[:n]
+                if shared_bias(biases, n)
+                else [index[t : t + n] for t in range(0, len(index), n)],
                 tape.n_params,
             )
             bias_rows: Index = np.zeros(0, dtype=np.intp)

@@ -92,7 +92,9 @@ class NumpyProgram(Program):
         self.const_values = np.array(values, dtype=self.dtype)[:, None]
         n_input_rows = len(kinds["input"])
         self.groups = [
-            make_group(tape, op, key, members, plan.terms, plan.linear, row, n_input_rows)
+            make_group(
+                tape, op, key, members, plan.terms, plan.linear, plan.dots, row, n_input_rows
+            )
             for op, key, members in buckets
         ]
         # the groups backward may run: those of nodes the differentiated output depends on
