@@ -71,7 +71,7 @@ class Backend:
         self, n_cols: int, rows: Sequence[tuple[list[int], list[float]]], dtype: Any = None
     ) -> Any:
         """Rows of `n_cols` numbers, each zero but in its given columns (columns, numbers), in
-        the form this back end's programs read: one-hot rows made without a list of zeros."""
+        the form this back end's programs read: one-hot rows, given by where they are not 0."""
         table = [[0.0] * n_cols for _ in rows]
         for row, (columns, numbers) in zip(table, rows):
             for c, x in zip(columns, numbers):
@@ -121,8 +121,8 @@ class Numpy(Backend):
     ) -> Any:
         import numpy as np
 
-        # one assignment of every entry (a list of lists of mostly zeros took 8x as long to
-        # convert: 0.17 ms for microgpt's 21 rows of 363)
+        # every entry in one assignment: converting lists of mostly zeros took 0.17 ms for
+        # microgpt's 21 rows of 363 numbers, this 0.07 ms for 30 rows
         table = np.zeros((len(rows), n_cols), dtype=dtype or "float64")
         at = [r for r, (columns, _) in enumerate(rows) for _ in columns]
         table[at, [c for columns, _ in rows for c in columns]] = [x for _, xs in rows for x in xs]

@@ -183,9 +183,10 @@ class Layout:
             start += count
 
     def _param_tensor(self, entries: list[list[int]], prefix: str, matrix: bool) -> str | None:
-        """The tensor of a layer's parameters (rows of entries): made for it where none of them
-        is in a tensor yet and none repeats, found again where a layer read it in the same
-        order; None where the layer reads its parameters from other tensors (gathered)."""
+        """The tensor of a layer's parameters (rows of entries; a matrix, else a vector of one
+        entry a row): made for it where none of them is in a tensor yet and none repeats, found
+        again where a layer read it in the same order; None where the layer reads its
+        parameters from other tensors (gathered)."""
         flat = [i for row in entries for i in row]
         shape = (len(entries), len(entries[0])) if matrix else (len(entries),)
         name = self.weights.get(tuple(flat))
