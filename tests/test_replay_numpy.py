@@ -457,14 +457,15 @@ def test_shared_weights_and_branches_without_parameters():
 
 def test_parameters_changed_in_place_are_read_again_where_a_layer_gathers_them():
     """Two layers on the same x run as one matrix product; where their weights lie in the
-    parameter vector in no regular layout (here the second layer's listed first), that product
-    reads them by gathering: a copy, not a view. Trained in place (step_arrays on the caller's
-    vector), each call reads the new numbers, as eager does."""
+    parameter vector in no regular layout (here shuffled), that product reads them by
+    gathering: a copy, not a view. Trained in place (step_arrays on the caller's vector), each
+    call reads the new numbers, as eager does."""
     from micrograd import replay
 
     rnd = random.Random(5)
     A, B = ([[Value(rnd.uniform(-1, 1)) for _ in range(3)] for _ in range(2)] for _ in "AB")
     params = [w for row in B + A for w in row]
+    rnd.shuffle(params)
 
     def f(*x):
         ys = [sum((w * xi for w, xi in zip(row, x)), Value(0.0)) for row in A + B]
@@ -481,6 +482,39 @@ def test_parameters_changed_in_place_are_read_again_where_a_layer_gathers_them()
         f(*map(Value, row)).backward()
         assert np.allclose(grads, [p.grad for p in params], rtol=1e-14, atol=0)
         theta -= 0.1 * grads  # in place, as an optimizer's step_arrays
+
+
+def test_a_table_read_by_columns_is_a_view_of_the_parameters():
+    """A layer whose weights are a table read by columns (output j = sum over v of x[v] *
+    table[v][j], as a one-hot embedding reads wte) reads them as a transposed view, and a layer
+    whose rows were written in another order than the parameters' (q, k and v interleaved by
+    the trace) in the parameters' order: no copy, and the parameters changed in place are read
+    again, as eager reads them."""
+    from micrograd import replay
+
+    rnd = random.Random(3)
+    table = [[Value(rnd.uniform(-1, 1)) for _ in range(4)] for _ in range(3)]  # (vocab, dim)
+    Q, K = ([[Value(rnd.uniform(-1, 1)) for _ in range(4)] for _ in range(2)] for _ in "QK")
+    params = [w for row in table + Q + K for w in row]
+
+    def f(*x):
+        e = [sum((x[v] * table[v][j] for v in range(3)), Value(0.0)) for j in range(4)]
+        qk = [
+            sum((w * ei for w, ei in zip(row, e)), Value(0.0)) for pair in zip(Q, K) for row in pair
+        ]
+        return sum((y * y for y in qk), Value(0.0))
+
+    prog = replay.compile(f, params, 3, backend="numpy")
+    assert not prog.gathered
+    theta = np.array([p.data for p in params])
+    row = [0.0, 1.0, 0.5]
+    for _ in range(3):
+        _, grads, _ = prog.value_and_grad([row], params=theta)
+        for p, x in zip(params, theta.tolist()):
+            p.data, p.grad = x, 0.0
+        f(*map(Value, row)).backward()
+        assert np.allclose(grads, [p.grad for p in params], rtol=1e-14, atol=0)
+        theta -= 0.1 * grads
 
 
 def test_the_gpts_compiled_step_trains_as_eager_does_on_numpy():

@@ -213,6 +213,9 @@ def group_buckets(
             continue
         depth[i] = d = 1 + max(depth[a] for a in inputs)
         buckets.setdefault((d, op, key, backward[i]), []).append(i)
+    for (_, op, _, _), members in buckets.items():
+        if op == "linear":  # a layer's rows in the parameters' order (q, then k, then v)
+            members.sort(key=lambda i: tape.nodes[linear.parts[i][1][0]].index)
     return [
         (op, key, members)
         for (_, op, key, _), members in sorted(

@@ -77,33 +77,41 @@ class Scatter:
 class Block:
     """Where a layer's weights (or biases) sit in the parameter vector: W[j, i] is parameter
     `base + j * stride + i` (a strided view, no copy) when they are laid out that regularly, as an
-    MLP's are (each neuron's weights, then its bias); else `index` says for each one."""
+    MLP's are (each neuron's weights, then its bias), or `base + i * stride + j` when they are
+    so laid out by columns (`transposed`: an embedding table read as a layer, wte's column j
+    giving output j); else `index` says for each one."""
 
     index: Any  # parameter index of each entry, shape (nodes, inputs) or (nodes,)
     base: int = -1  # -1: not regular, gather with `index`
     stride: int = 0
+    transposed: bool = False
 
     @classmethod
     def plan(cls, index: Any, n_params: int) -> Block:
         """The block of the parameters at `index`."""
         index = np.asarray(index, dtype=np.intp)
         rows = index.reshape(len(index), -1)
-        n, k = rows.shape
-        base = int(rows[0, 0])
-        stride = int(rows[1, 0] - base) if n > 1 else k
-        regular = base + stride * np.arange(n)[:, None] + np.arange(k)
-        if stride >= k and base + n * stride <= n_params and np.array_equal(rows, regular):
-            return cls(index, base, stride)
+        for transposed, layout in ((False, rows), (True, rows.T)):
+            n, k = layout.shape
+            base = int(layout[0, 0])
+            stride = int(layout[1, 0] - base) if n > 1 else k
+            regular = base + stride * np.arange(n)[:, None] + np.arange(k)
+            if stride >= k and base + n * stride <= n_params and np.array_equal(layout, regular):
+                return cls(index, base, stride, transposed)
+            if index.ndim == 1:  # a vector has no columns
+                break
         return cls(index)
 
     def view(self, vector: Any) -> Any:
         """The block of `vector` (the parameters or their grads): a view where regular."""
         if self.base < 0:
             return vector[self.index]
-        n, stop = len(self.index), self.base + len(self.index) * self.stride
+        shape = self.index.T.shape if self.transposed else self.index.shape
+        n, stop = shape[0], self.base + shape[0] * self.stride
         if self.index.ndim == 1:
             return vector[self.base : stop : self.stride]
-        return vector[self.base : stop].reshape(n, self.stride)[:, : self.index.shape[1]]
+        block = vector[self.base : stop].reshape(n, self.stride)[:, : shape[1]]
+        return block.T if self.transposed else block
 
     def add(self, vector: Any, x: Any) -> None:
         """vector[block] += x."""
