@@ -314,6 +314,22 @@ def test_a_softmax_loss_is_one_fused_op_and_stays_stable(name):
         assert rel_err(v, out) <= 1e-12 and rel_err(dx, grads) <= 1e-12
 
 
+def agrees_with_eager(prog, fn, scale, rows):
+    """The program's values, and its gradients for the inputs and for `scale` (its one
+    parameter), are the eager engine's on every row, to 1e-12."""
+    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
+    total = 0.0
+    for row, v, dx in zip(rows, values, igrads):
+        leaves = [Value(x) for x in row]
+        scale.grad = 0.0
+        out = fn(*leaves)
+        out.backward()
+        total += scale.grad
+        assert v == pytest.approx(out.data, rel=1e-12, abs=1e-12)
+        assert list(dx) == pytest.approx([leaf.grad for leaf in leaves], rel=1e-12, abs=1e-12)
+    assert pgrad[0] == pytest.approx(total, rel=1e-12, abs=1e-12)
+
+
 @settings(max_examples=examples(40))
 @given(softmaxes(), st.randoms(use_true_random=False))
 def test_softmaxes_over_different_numbers_of_scores_are_one_padded_op(program, rnd):
@@ -330,17 +346,7 @@ def test_softmaxes_over_different_numbers_of_scores_are_one_padded_op(program, r
     ragged = len({len(idx) for idx, _ in heads}) > 1
     assert [type(g) for g in fused] == [PaddedFusedGroup if ragged else FusedGroup]
     rows = [xs] + [[rnd.uniform(-3, 3) for _ in xs] for _ in range(3)]
-    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
-    total = 0.0
-    for row, v, dx in zip(rows, values, igrads):
-        leaves = [Value(x) for x in row]
-        scale.grad = 0.0
-        out = fn(*leaves)
-        out.backward()
-        total += scale.grad
-        assert v == pytest.approx(out.data, rel=1e-12, abs=1e-12)
-        assert list(dx) == pytest.approx([leaf.grad for leaf in leaves], rel=1e-12, abs=1e-12)
-    assert pgrad[0] == pytest.approx(total, rel=1e-12, abs=1e-12)
+    agrees_with_eager(prog, fn, scale, rows)
 
 
 @settings(max_examples=examples(40))
@@ -360,17 +366,7 @@ def test_sums_of_products_of_computed_values_are_dot_products(program, rnd):
     products = [g for g in prog.groups if isinstance(g, RuleGroup) and g.rep.op == "*"]
     assert sum(g.out.stop - g.out.start for g in products) <= len(xs)  # only x * scale
     rows = [xs] + [[rnd.uniform(-3, 3) for _ in xs] for _ in range(3)]
-    values, pgrad, igrads = prog.value_and_grad(np.array(rows), input_grads=True)
-    total = 0.0
-    for row, v, dx in zip(rows, values, igrads):
-        leaves = [Value(x) for x in row]
-        scale.grad = 0.0
-        out = fn(*leaves)
-        out.backward()
-        total += scale.grad
-        assert v == pytest.approx(out.data, rel=1e-12, abs=1e-12)
-        assert list(dx) == pytest.approx([leaf.grad for leaf in leaves], rel=1e-12, abs=1e-12)
-    assert pgrad[0] == pytest.approx(total, rel=1e-12, abs=1e-12)
+    agrees_with_eager(prog, fn, scale, rows)
 
 
 def test_wrong_kinds_of_input_get_clear_errors():
