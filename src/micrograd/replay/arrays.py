@@ -87,11 +87,12 @@ class Linear:
     param_biases: set[int]  # biases that are parameters: read from the parameter vector
 
 
-def find_linear(tape: Tape, nodes: list[int], terms: dict[int, list[int]]) -> Linear:
+def find_linear(
+    tape: Tape, nodes: list[int], terms: dict[int, list[int]], uses: Sequence[int]
+) -> Linear:
     """Find the sums of the shape a neuron makes, so that a layer of them runs as one matrix
-    product (out = bias + W @ x) instead of a gather, a multiply and a sum per product."""
-    reads = reader(tape)
-    uses = count_uses(tape, nodes, lambda i: terms.get(i, reads(i)))
+    product (out = bias + W @ x) instead of a gather, a multiply and a sum per product. `uses`:
+    how many times each node is read once sums are folded (a product read once is the sum's)."""
     outputs = set(tape.outputs)
     found = Linear({}, set(), set())
     for i in nodes:
@@ -122,14 +123,19 @@ class Dots:
     absorbed: set[int]  # the "*" nodes that the dot products compute
 
 
-def find_dots(tape: Tape, nodes: list[int], terms: dict[int, list[int]], linear: Linear) -> Dots:
+def find_dots(
+    tape: Tape,
+    nodes: list[int],
+    terms: dict[int, list[int]],
+    uses: Sequence[int],
+    linear: Linear,
+) -> Dots:
     """Find the sums of products that no other node reads (q.k over a head's dimensions, the
     softmax weights times the values), so that each runs as one dot product of two rows of
     numbers instead of a group of products and a group of sums. A sum of one product and a start
     term is one too: attention at the first position weighs one value, and as a dot product it
-    stays at the depth of the later positions' (whose layers are then one matrix product)."""
-    reads = reader(tape)
-    uses = count_uses(tape, nodes, lambda i: terms.get(i, reads(i)))
+    stays at the depth of the later positions' (whose layers are then one matrix product).
+    `uses` as find_linear's."""
     outputs = set(tape.outputs)
 
     def product(m: int) -> bool:
@@ -285,8 +291,10 @@ def plan(tape: Tape) -> ArrayPlan:
     """The array operations of `tape`: sums folded, layers and dot products found, the rest
     grouped by depth and op."""
     folded, terms = fold(tape, replayed(tape))
-    linear = find_linear(tape, folded, terms)
-    dots = find_dots(tape, folded, terms, linear)
+    reads = reader(tape)
+    uses = count_uses(tape, folded, lambda i: terms.get(i, reads(i)))
+    linear = find_linear(tape, folded, terms, uses)
+    dots = find_dots(tape, folded, terms, uses, linear)
     nodes = still_used(tape, folded, terms, linear, dots)
     backward = needs_grad(tape, ("param", "input"))
     buckets = group_buckets(tape, nodes, terms, linear, dots, backward)
