@@ -117,6 +117,12 @@ def pytest_terminal_summary(terminalreporter):
 _skipped: list[str] = []
 
 
+def pytest_collection_modifyitems(items):
+    """Tests marked `slow` (5 s or more) run first: pytest-xdist hands tests out in this order, and
+    one that started last would keep its worker busy after the other has run out of tests."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # a stable sort
+
+
 def pytest_runtest_logreport(report):
     if report.skipped:
         _skipped.append(report.nodeid)

@@ -66,6 +66,7 @@ def grads_shown(driver):
     }
 
 
+@pytest.mark.slow
 def test_the_stepper_walks_the_seed_question_as_explain_does(browser, tmp_path, record_property):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -332,6 +333,7 @@ def open_point_stepper(browser, i):
     return new
 
 
+@pytest.mark.slow
 def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playground, tmp_path):
     """After some training the points whose loss is > 0 are ringed and counted;
     a ringed point's stepper says its loss is > 0 and sends grads back; an unringed one's says

@@ -28,6 +28,7 @@ def torchrun(tmp_path, *args):
     return json.loads(out.read_text()), done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("model", "steps"), [("mlp", "40"), ("gpt", "3")])
 def test_two_processes_train_one_model_and_micrograd_gets_it_back(tmp_path, model, steps):
     result, printed = torchrun(tmp_path, "--model", model, "--steps", steps)

@@ -621,6 +621,7 @@ def test_a_row_of_ops_changed_at_run_time_is_used_by_the_next_op(monkeypatch):
 
 
 # ---------------------------------------------------------------------------- ten million nodes
+@pytest.mark.slow
 @pytest.mark.guard
 def test_ten_million_nodes_fail_cleanly_with_memory_error_under_a_limit():
     resource = pytest.importorskip("resource")

@@ -86,6 +86,7 @@ def test_the_reference_step_trains_as_the_engines_gpt_does():
     assert got == pytest.approx(want, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.measured  # 100 steps of microgpt in plain Python: 15 s, in CI's step of its own
 def test_the_passing_file_run_as_a_learner_runs_it_trains_below_a_mean_loss_of_2_6(tmp_path):
     """What the exercise promises: its file with a right train_step, run with python, trains

@@ -73,6 +73,7 @@ def run(m: Mutant, folder: str) -> tuple[bool, str | None, str]:
     return result.passed, result.mistake, result.first_wrong_step or ""
 
 
+@pytest.mark.slow
 @pytest.mark.measured  # a minute of checks: CI runs it in a step of its own
 @pytest.mark.parametrize("exercise", CODE)
 def test_every_mutant_that_computes_another_number_fails_with_a_named_verdict(

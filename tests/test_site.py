@@ -331,6 +331,7 @@ def expected_label(driver, k):
     )
 
 
+@pytest.mark.slow
 def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     browser, site, tmp_path, record_property
 ):
@@ -423,6 +424,7 @@ def test_the_tutorials_run_in_the_page_and_print_what_they_say(
     stayed_local(browser)
 
 
+@pytest.mark.slow
 def test_the_bug_labs_python_speaks_the_pages_language(browser, site):
     """The page's language is Python's locale, as a learner's terminal has it: the engine's
     warning about a forgotten _backward comes out in the page's language, as the document shows."""
@@ -443,6 +445,7 @@ def test_the_bug_labs_python_speaks_the_pages_language(browser, site):
     stayed_local(browser)
 
 
+@pytest.mark.slow
 def test_the_stepper_page_steps_the_stack_exchange_graph_to_25(
     browser, site, tmp_path, record_property
 ):
@@ -632,6 +635,7 @@ def test_the_browser_playground_trains_moons_past_90_percent(
     stayed_local(browser)
 
 
+@pytest.mark.slow
 def test_the_browser_playground_explains_its_loss_and_says_a_bad_setting_in_words(
     browser, site, tmp_path
 ):
@@ -693,6 +697,7 @@ def test_the_browser_playground_explains_its_loss_and_says_a_bad_setting_in_word
         stayed_local(browser)
 
 
+@pytest.mark.slow
 def test_practice_in_the_page_fails_then_passes_and_keeps_progress(browser, site):
     from micrograd.practice.reference import solution, stub
 
@@ -875,6 +880,7 @@ def test_the_practice_editor_indents_with_tab_and_start_over_asks_first(browser,
     stayed_local(browser)
 
 
+@pytest.mark.slow
 def test_a_check_that_never_ends_is_stopped_and_the_code_kept(browser, site):
     """Over its time limit (3 s here; 15 s on the page) the check's worker is ended, the page says
     so, the learner's code stays, and the next check runs in a new Python. Stop does the same."""
@@ -991,6 +997,7 @@ def _pick(browser, root, exercise):
     until(browser, f"return arguments[0].dataset.exercise === '{exercise}'", 30, exercise, root)
 
 
+@pytest.mark.slow
 def test_the_gpt_track_is_checked_in_the_page_within_its_limit(browser, site, record_property):
     """Each exercise of the GPT track, its reference solution typed in, passes in the browser, so
     within the page's time limit (a check past it is stopped, not passed); a cache appended after
@@ -1041,6 +1048,7 @@ def test_the_gpt_track_is_checked_in_the_page_within_its_limit(browser, site, re
     assert root.get_attribute("data-exercise") == "attention-head"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("page", "said", "paused", "refused", "ready"),
     [

@@ -138,6 +138,7 @@ def test_the_bug_lab_blocks_print_what_the_bug_lab_says(lab, tmp_path):
     run_document(os.path.join(ROOT, lab), tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chapter", ["docs/gpt.md", "docs/gpt.zh-CN.md"])
 def test_the_gpt_chapter_blocks_print_what_the_chapter_says(chapter, tmp_path):
     run_document(os.path.join(ROOT, chapter), tmp_path)
