@@ -10,7 +10,8 @@
     python3 tasks.py screenshots  # redraw the README's screenshots (docs/img/*.png) in the browser
     python3 tasks.py stress-browser  # the browser tests 20 times beside two busy processes
     python3 tasks.py site     # build site/: the docs with every example runnable in the page
-                              # (needs Node.js 18+ and npm for Pyodide; nothing else does)
+                              # (needs Node.js 18+ and npm for Pyodide; nothing else does; MkDocs
+                              # in .venv-site); --out DIR builds it in DIR instead
     python3 tasks.py site --serve [--port 8000]  # serve site/ on 127.0.0.1 (built first if missing)
     python3 tasks.py release  # build the sdist and wheel, twine check them, then in a fresh venv
                               # the wheel alone runs `micrograd --version`, the demo and the core
@@ -38,6 +39,7 @@ CORE_VENV = os.path.join(ROOT, ".venv-core")  # only pytest and hypothesis: the 
 # micrograd 0.1.0, the original, for the differential tests and the benchmark (it also imports as
 # `micrograd`, so it lives in an environment of its own)
 ORIGINAL_VENV = os.path.join(ROOT, ".original-venv")
+SITE_VENV = os.path.join(ROOT, ".venv-site")  # MkDocs and micrograd: what builds the site
 CORE_TESTS = [
     f"tests/test_{m}.py"
     for m in (
@@ -243,7 +245,7 @@ def build_site(args: list[str]) -> None:
     problem = node_problem()
     if problem:
         sys.exit(NEEDS_NODE.format(found=problem))
-    python = make_venv(VENV)
+    python = make_venv(SITE_VENV)
     run(python, "-m", "pip", "install", "-q", "-e", ".", "--group", "site")
     run(shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
     wheels = os.path.join(ROOT, "build", "site-wheel")

@@ -1,14 +1,16 @@
 """Build site/: the documentation site whose Python runs in the page. Run by `python3 tasks.py site`
 (which installs the tools first: `npm ci` for Pyodide, the "site" dependency group for MkDocs).
 
-    python site_src/build.py --wheel PATH   # PATH: this package's wheel, built by tasks.py
+    python site_src/build.py --wheel PATH [--out DIR]   # PATH: this package's wheel, built by
+                                                         # tasks.py; DIR: site/ unless said
 
 1. Stage the pages into build/site-docs/, the docs_dir of mkdocs.yml: the READMEs as the home page,
    docs/tutorial*.md, docs/bugs*.md, the pages of docs/site/, the pictures and notebooks, with
    mkdocs-static-i18n's names (X.md in English, X.zh.md in Chinese; the sources say .zh-CN.md),
    links rewritten to the staged pages, and each python block that runs in the browser marked
    `.mg-run` (site_src/assets/site.js gives it a Run button).
-2. `mkdocs build --strict` into site/.
+2. `mkdocs build --strict` into a new folder beside site/ (or --out), which replaces it only once
+   the whole build has succeeded: a build that fails leaves the site that was there.
 3. Copy the runtime in: Pyodide's files from node_modules/pyodide (its notice beside them), the
    wheel, the files the documents' code opens (examples/newton.py ...), and a manifest naming them;
    bundle the practice page's editor (site_src/assets/editor.js: CodeMirror 6) with esbuild.
@@ -24,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGE = os.path.join(ROOT, "build", "site-docs")
@@ -227,11 +230,11 @@ def stage() -> dict[str, str]:
     return needed
 
 
-def runtime(wheel: str, files: dict[str, str]) -> None:
-    """Pyodide, the wheel and the documents' files into site/, and the manifest naming them."""
+def runtime(wheel: str, files: dict[str, str], site: str) -> None:
+    """Pyodide, the wheel and the documents' files into the site, and the manifest naming them."""
     with open(os.path.join(PYODIDE, "package.json"), encoding="utf-8") as f:
         meta = json.load(f)
-    out = os.path.join(SITE, "pyodide")
+    out = os.path.join(site, "pyodide")
     os.makedirs(out, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy(os.path.join(PYODIDE, name), out)
@@ -244,10 +247,10 @@ def runtime(wheel: str, files: dict[str, str]) -> None:
             "https://github.com/pyodide/pyodide.\n"
             "CPython itself is under the PSF License (https://docs.python.org/3/license.html).\n"
         )
-    wheels = os.path.join(SITE, "wheels")
+    wheels = os.path.join(site, "wheels")
     os.makedirs(wheels, exist_ok=True)
     shutil.copy(wheel, wheels)
-    assets = os.path.join(SITE, "assets", "site")
+    assets = os.path.join(site, "assets", "site")
     with open(os.path.join(assets, "files.json"), "w", encoding="utf-8") as f:
         json.dump(files, f)
     manifest = {
@@ -266,11 +269,11 @@ EDITOR_PACKAGES = [
 ]
 
 
-def editor() -> None:
+def editor(site: str) -> None:
     """site_src/assets/editor.js and the CodeMirror packages it imports, bundled into one script of
-    the site (site/assets/site/editor.js), with their licenses beside it."""
+    the site (assets/site/editor.js), with their licenses beside it."""
     esbuild = os.path.join(ROOT, "node_modules", ".bin", "esbuild")
-    out = os.path.join(SITE, "assets", "site", "editor.js")
+    out = os.path.join(site, "assets", "site", "editor.js")
     source = os.path.join(ROOT, "site_src", "assets", "editor.js")
     cmd = [esbuild, source, "--bundle", "--format=iife", "--minify", "--legal-comments=none"]
     code = subprocess.call([*cmd, f"--outfile={out}", "--log-level=warning"], cwd=ROOT)
@@ -282,7 +285,7 @@ def editor() -> None:
             meta = json.load(f)
         lines.append(f"{meta['name']} {meta['version']}: {meta['license']} license")
     with open(
-        os.path.join(SITE, "assets", "site", "editor.NOTICE.txt"), "w", encoding="utf-8"
+        os.path.join(site, "assets", "site", "editor.NOTICE.txt"), "w", encoding="utf-8"
     ) as f:
         f.write(
             "editor.js bundles CodeMirror 6 (https://codemirror.net, by Marijn Haverbeke and others),\n"
@@ -292,22 +295,49 @@ def editor() -> None:
         )
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--wheel", required=True, help="this package's wheel")
-    args = p.parse_args()
-    if not os.path.isfile(os.path.join(PYODIDE, "pyodide.asm.wasm")):
-        sys.exit("node_modules/pyodide is missing: run `npm ci` (python3 tasks.py site does)")
+def build(wheel: str, site: str) -> None:
+    """The whole site into the folder `site`, which exists and is empty."""
     files = stage()
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-f", "mkdocs.yml"]
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", site]
     print("+", " ".join(cmd), flush=True)
     code = subprocess.call(cmd, cwd=ROOT, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     if code:
         sys.exit(code)
-    runtime(args.wheel, files)
-    editor()
-    total = sum(os.path.getsize(os.path.join(d, f)) for d, _, names in os.walk(SITE) for f in names)
-    print(f"site/ built: {total / 1e6:.1f} MB; serve it with: python3 tasks.py site --serve")
+    runtime(wheel, files, site)
+    editor(site)
+
+
+def publish(built: str, out: str) -> None:
+    """Put the folder `built` where `out` is, in place of what was there (two renames: `out` is
+    missing only between them)."""
+    old = None
+    if os.path.exists(out):
+        old = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}-old-", dir=os.path.dirname(out))
+        os.replace(out, os.path.join(old, "site"))
+    os.replace(built, out)
+    if old:
+        shutil.rmtree(old)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--wheel", required=True, help="this package's wheel")
+    p.add_argument("--out", default=SITE, help="the folder to build (default: site/)")
+    args = p.parse_args()
+    if not os.path.isfile(os.path.join(PYODIDE, "pyodide.asm.wasm")):
+        sys.exit("node_modules/pyodide is missing: run `npm ci` (python3 tasks.py site does)")
+    out = os.path.abspath(args.out)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    # built beside `out` (one file system, so that a rename moves it), under a name git ignores
+    building = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}-building-", dir=os.path.dirname(out))
+    try:
+        build(args.wheel, building)
+        publish(building, out)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)  # what a failed build left
+    total = sum(os.path.getsize(os.path.join(d, f)) for d, _, names in os.walk(out) for f in names)
+    serve = "; serve it with: python3 tasks.py site --serve" if out == SITE else ""
+    print(f"{os.path.relpath(out, ROOT)}/ built: {total / 1e6:.1f} MB{serve}")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import pytest
 
 from test_browser import expected_frames, grads_shown, seed_question
 
+pytestmark = pytest.mark.site  # CI runs them in a step of their own, once the site is built
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(ROOT, "site")
 REQUIRED = os.environ.get("MICROGRAD_SITE") == "required"
