@@ -166,16 +166,20 @@ def test_the_release_workflow_publishes_a_tag_by_trusted_publishing():
     assert "password" not in text and "secrets." not in text
 
 
-def test_ci_runs_the_release_check_and_fails_with_it():
+def test_ci_runs_the_release_check_and_the_site_build_and_fails_with_them():
     """`python3 tasks.py release` is a job of tasks.py, listed in its docstring, and a step of
-    .ci/run, beside the site's browser test: .ci/run waits for it and ends with the first failing
-    status of the three."""
+    .ci/run, in the background from the start beside the site's build: .ci/run waits for each, and
+    ends with the first failing status; the site's browser tests run only on a site that built."""
     tasks = load_tasks()
     assert "release" in tasks.JOBS and "python3 tasks.py release" in tasks.__doc__
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
         commands = [line.strip() for line in f.read().splitlines()]
     commands = [c for c in commands if c and not c.startswith("#")]
-    assert 'python3 tasks.py release >"$logs/release" 2>&1 &' in commands
+    started = commands.index('python3 tasks.py release >"$logs/release" 2>&1 &')
+    building = commands.index('python3 tasks.py site --out build/ci-site >"$logs/site" 2>&1 &')
+    tested = commands.index("MICROGRAD_BROWSER=required python3 tasks.py test")
+    assert started < building < tested
+    assert 'wait "$site" || built=$?' in commands and "status=$built" in commands
     assert (
         'wait "$release" || code=$?' in commands and '[ "$code" = 0 ] || status=$code' in commands
     )
