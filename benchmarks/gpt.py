@@ -5,6 +5,7 @@ on a batch of names.
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py            # ~8 minutes
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20   # a quick look
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --batch 30 --names 9    # 30 names a step
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/gpt.py --rounds 3 --names 20 --exact
     node benchmarks/pyodide.mjs gpt --rounds 2 --names 10   # in Pyodide: eager and python only
 
 With --batch B a step is the mean loss of B names and its gradient (--names steps a round, each
@@ -22,6 +23,8 @@ is left out: it is the same arithmetic on every side). Sides, all from the same 
                 the parameters' numbers in one array, as a Trainer keeps them while it trains
   python        the same on the pure-Python back end (what the browser runs), the numbers read
                 from the Values each step, as a Trainer does there
+  python exact  (with --exact) the same with a program for every length, where CompiledStep
+                compiles four (4, 8, 12, 16) and runs a name in the shortest that holds it
   torch         micrograd.export.gpt_to_torch: PyTorch float64 on one thread, every position at
                 once with a causal mask, F.cross_entropy, backward()
 A side whose library is not installed is left out (in Pyodide: numpy and torch). Each round
@@ -141,6 +144,11 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--names", type=int, default=30, help="names (or batches) per round")
     parser.add_argument("--batch", type=int, default=1, help="names a step")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="one more side: the python back end with a program for every length (no padding)",
+    )
     args = parser.parse_args(argv)
 
     docs = names()
@@ -153,15 +161,15 @@ def main(argv=None) -> None:
     steps = [encoded[i * k : (i + 1) * k] for i in range(args.names)]  # each step's names
 
     backends = ("numpy", "python") if np is not None else ("python",)
+    compiled = {backend: CompiledStep(model, backend) for backend in backends}
+    if args.exact:
+        compiled["python exact"] = CompiledStep(model, "python", range(1, model.block_size + 1))
     compile_s = {}
-    compiled = {}
-    for backend in backends:
+    for name, step in compiled.items():
         start = time.perf_counter()
-        step = CompiledStep(model, backend)
         for n in step.lengths:
             step.program(n)
-        compile_s[backend] = time.perf_counter() - start
-        compiled[backend] = step
+        compile_s[name] = time.perf_counter() - start
 
     if np is not None:  # numpy's side: the numbers in one array, as a Trainer keeps them
         theta = np.array([p.data for p in model.parameters()])
@@ -185,6 +193,8 @@ def main(argv=None) -> None:
         "eager tuned": lambda batch: tuned_step(batch[0]),
         "python": lambda batch: compiled["python"].loss_and_grad(batch),
     }
+    if args.exact:
+        sides["python exact"] = lambda batch: compiled["python exact"].loss_and_grad(batch)
     if np is not None:
         sides["numpy"] = lambda batch: compiled["numpy"].loss_and_grad(batch, theta)
     if torch is not None and k == 1:
@@ -230,12 +240,12 @@ def main(argv=None) -> None:
         libraries.append(f"numpy {np.__version__}")
     what = "names" if k == 1 else "steps"
     print(f"{args.rounds} rounds x {args.names} {what}; {', '.join(libraries)}")
-    print(f"{'side':<12} {'ms a step':>10} {'/ ' + reference:>9}   rounds' medians")
+    print(f"{'side':<13} {'ms a step':>10} {'/ ' + reference:>9}   rounds' medians")
     for name in sides:
         ms = 1000 * statistics.median(times[name])
         r = ratios[name]
-        print(f"{name:<12} {ms:>10.2f} {statistics.median(r):>9.2f}   {min(r):.2f}..{max(r):.2f}")
-    for backend in backends if k == 1 else ():
+        print(f"{name:<13} {ms:>10.2f} {statistics.median(r):>9.2f}   {min(r):.2f}..{max(r):.2f}")
+    for backend in compiled if k == 1 else ():
         ms = statistics.median(times[backend])
         tuned_x = statistics.median(times["eager tuned"]) / ms
         plain_x = statistics.median(times["eager"]) / ms
