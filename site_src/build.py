@@ -329,7 +329,8 @@ def main() -> None:
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     # built beside `out` (one file system, so that a rename moves it), under a name git ignores
-    building = tempfile.mkdtemp(prefix=f".{os.path.basename(out)}-building-", dir=os.path.dirname(out))
+    name, parent = os.path.basename(out), os.path.dirname(out)
+    building = tempfile.mkdtemp(prefix=f".{name}-building-", dir=parent)
     try:
         build(args.wheel, building)
         publish(building, out)
