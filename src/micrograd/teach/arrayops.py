@@ -112,6 +112,17 @@ def _collapse(names: Sequence[str]) -> str:
     return ", ".join(said)
 
 
+def _summed_by_runs(values: str, sizes: list[int], product: bool = False) -> str:
+    """The code that sums `values` (B rows of sum(sizes) columns) in runs of `sizes` columns, one
+    column a run: a reshape where every run is as long, else segment_sum. `product`: `values` is
+    a product, parenthesized before a method is called on it."""
+    low, high = min(sizes), max(sizes)
+    if low == high:  # each sum is of the next `low` columns
+        held = f"({values})" if product else values
+        return f"{held}.reshape(B, {len(sizes)}, {low}).sum(2)"
+    return f"segment_sum({values}, {low}-{high} columns each)"
+
+
 def _unit(names: Sequence[str]) -> str:
     """The neuron or row that parameters with these names belong to: their common dotted prefix,
     up to its last number (layers.0.neurons.2 for layers.0.neurons.2.w.0 and .w.1)."""
@@ -293,11 +304,7 @@ class Layout:
                     flat = [t for i in members for t in plan.terms[i]]
                     sizes = [len(plan.terms[i]) for i in members]
                     form = ("segments", (flat, sizes))
-                    low, high = min(sizes), max(sizes)
-                    if low == high:  # each sum is of the next `low` columns
-                        code = f"{self._operand(flat)}.reshape(B, {len(sizes)}, {low}).sum(2)"
-                    else:
-                        code = f"segment_sum({self._operand(flat)}, {low}-{high} columns each)"
+                    code = _summed_by_runs(self._operand(flat), sizes)
                 name = "s"
             elif op == "dot":
                 parts = [plan.dots.parts[i] for i in members]
@@ -308,14 +315,9 @@ class Layout:
                 right = [x for _, _, xs in parts for x in xs]
                 sizes = [len(xs) for _, xs, _ in parts]
                 form = ("dot", (starts, left, right, sizes))
-                low, high = min(sizes), max(sizes)
                 products = f"{self._operand(left)} * {self._operand(right)}"
-                if high == 1:  # one product each
-                    code = products
-                elif low == high:  # each dot product is of the next `low` columns
-                    code = f"({products}).reshape(B, {len(sizes)}, {low}).sum(2)"
-                else:
-                    code = f"segment_sum({products}, {low}-{high} columns each)"
+                one_each = max(sizes) == 1
+                code = products if one_each else _summed_by_runs(products, sizes, product=True)
                 begin = self._operand(starts) if starts else "0"
                 code = code if begin == "0" else f"{begin} + {code}"
                 name = "s"
