@@ -26,6 +26,11 @@ from micrograd.replay.numpy.groups import (
 from micrograd.replay.trace import Tape
 
 
+def run_starts(sizes: Any) -> Any:
+    """Where each of the runs of `sizes` rows begins, the runs side by side (for reduceat)."""
+    return np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
+
+
 def make_group(
     tape: Tape,
     op: str,
@@ -49,7 +54,7 @@ def make_group(
         if key:  # each begins with a start term
             args.insert(0, rows_index([row[start] for start, _, _ in parts]))  # type: ignore[index]
         sizes = np.array([len(a) for _, a, _ in parts], dtype=np.intp)
-        at = None if (sizes == sizes[0]).all() else np.r_[0, np.cumsum(sizes)[:-1]]
+        at = None if (sizes == sizes[0]).all() else run_starts(sizes)
         return DotGroup(out, args, [Scatter.plan(a) for a in args], sizes, at)
     if op == "sum":
         k = len(terms[members[0]])
@@ -58,8 +63,7 @@ def make_group(
             return SumGroup(out, args, [Scatter.plan(a) for a in args])
         rows = np.array([row[t] for i in members for t in terms[i]], dtype=np.intp)
         sizes = np.array([len(terms[i]) for i in members], dtype=np.intp)
-        starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
-        return SumGroup(out, [rows], [Scatter.plan(rows)], starts, sizes)
+        return SumGroup(out, [rows], [Scatter.plan(rows)], run_starts(sizes), sizes)
     if op in ("linear", "linears"):  # "linears": the layer over T inputs, segment by segment
         segments = key[1] if op == "linears" else 1
         n = len(members) // segments
