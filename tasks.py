@@ -76,12 +76,19 @@ def bin_of(env: str, name: str) -> str:
     return os.path.join(env, sub, name + (".exe" if os.name == "nt" else ""))
 
 
+def pip_install(python: str, *args: str) -> None:
+    """pip install into the environment of `python`, quietly. --no-compile: byte-compiling every
+    module at install took 15 s of the test tools' 38 (PyTorch's thousands of files, most never
+    imported); Python compiles a module when it is first imported, which costs the tests ~0.1 s."""
+    run(python, "-m", "pip", "install", "-q", "--no-compile", *args)
+
+
 def make_venv(path: str) -> str:
     """Create the environment if missing, with a pip new enough for dependency groups."""
     python = bin_of(path, "python")
     if not os.path.exists(python):
         venv.create(path, with_pip=True)
-        run(python, "-m", "pip", "install", "-q", "--upgrade", "pip>=25.1")
+        pip_install(python, "--upgrade", "pip>=25.1")
     return python
 
 
@@ -92,7 +99,8 @@ def original() -> str | None:
     ready = os.path.join(ORIGINAL_VENV, "installed")
     if not os.path.exists(ready):
         venv.create(ORIGINAL_VENV, with_pip=True, clear=True)
-        code = subprocess.call([python, "-m", "pip", "install", "-q", "micrograd==0.1.0"])
+        install = ["-m", "pip", "install", "-q", "--no-compile", "micrograd==0.1.0"]
+        code = subprocess.call([python, *install])
         if code:
             print("micrograd 0.1.0 could not be installed: the differential tests will skip")
             return None
@@ -102,7 +110,7 @@ def original() -> str | None:
 
 def demo(args: list[str]) -> None:
     python = make_venv(VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".[demo]")
+    pip_install(python, "-e", ".[demo]")
     run(bin_of(VENV, "micrograd"), "demo", *args)
 
 
@@ -111,7 +119,7 @@ def install_test_tools() -> str:
     groups = ["--group", "test", "--group", "lint"]
     # the PyTorch oracle (tests/test_torch_oracle.py) is a large download the first time
     print("installing the test tools, PyTorch among them (its CPU build: ~750 MB installed)")
-    run(python, "-m", "pip", "install", "-q", "-e", ".[all,torch]", *groups)
+    pip_install(python, "-e", ".[all,torch]", *groups)
     return python
 
 
@@ -127,7 +135,7 @@ def test(args: list[str]) -> None:
 
 def core(args: list[str]) -> None:
     python = make_venv(CORE_VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".", "pytest>=8", "hypothesis>=6.100")
+    pip_install(python, "-e", ".", "pytest>=8", "hypothesis>=6.100")
     # MICROGRAD_NO_SKIPS: a skipped test fails the run (tests/conftest.py): here nothing may hide
     run(python, "-m", "pytest", *CORE_TESTS, *args, env={"MICROGRAD_NO_SKIPS": "1"})
 
@@ -194,7 +202,7 @@ def fuzz(args: list[str]) -> None:
 
 def bench(args: list[str]) -> None:
     python = make_venv(VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".[fast,torch]", "--group", "bench")
+    pip_install(python, "-e", ".[fast,torch]", "--group", "bench")
     if "--scaling" in args:  # benchmarks/scaling.py: PyTorch and the fast path, in-process
         args.remove("--scaling")
         run(python, "benchmarks/scaling.py", *args)
@@ -246,7 +254,7 @@ def build_site(args: list[str]) -> None:
     if problem:
         sys.exit(NEEDS_NODE.format(found=problem))
     python = make_venv(SITE_VENV)
-    run(python, "-m", "pip", "install", "-q", "-e", ".", "--group", "site")
+    pip_install(python, "-e", ".", "--group", "site")
     run(shutil.which("npm") or "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
     wheels = os.path.join(ROOT, "build", "site-wheel")
     shutil.rmtree(wheels, ignore_errors=True)
@@ -302,7 +310,7 @@ def release(args: list[str]) -> None:
         dist = outdir or os.path.join(tmp, "dist")
         venv.create(os.path.join(tmp, "tools"), with_pip=True)
         tools = bin_of(os.path.join(tmp, "tools"), "python")
-        run(tools, "-m", "pip", "install", "-q", *RELEASE_TOOLS)
+        pip_install(tools, *RELEASE_TOOLS)
         run(tools, "-m", "build", "--outdir", dist, ROOT)
         built = sorted(os.path.join(dist, name) for name in os.listdir(dist))
         run(tools, "-m", "twine", "check", "--strict", *built)
@@ -314,7 +322,7 @@ def release(args: list[str]) -> None:
         fresh = os.path.join(tmp, "venv")
         venv.create(fresh, with_pip=True)
         python = bin_of(fresh, "python")
-        run(python, "-m", "pip", "install", "-q", wheel, "pytest>=8", "hypothesis>=6.100")
+        pip_install(python, wheel, "pytest>=8", "hypothesis>=6.100")
         print("+", bin_of(fresh, "micrograd"), "--version", flush=True)
         said = subprocess.run(
             [bin_of(fresh, "micrograd"), "--version"], capture_output=True, text=True
@@ -348,7 +356,7 @@ def release(args: list[str]) -> None:
         if subprocess.call(cmd, cwd=tmp, env=env):
             sys.exit("the core tests failed against the installed wheel")
 
-        run(python, "-m", "pip", "install", "-q", f"{wheel}[demo]")
+        pip_install(python, f"{wheel}[demo]")
         out = os.path.join(tmp, "demo")
         run(bin_of(fresh, "micrograd"), "demo", "--out", out, "--quiet")
         missing = [name for name in DEMO_FILES if not os.path.exists(os.path.join(out, name))]

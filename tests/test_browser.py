@@ -9,7 +9,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from micrograd import Value
 from micrograd.practice.lecture import graph
 from micrograd.viz import explain, stepper
+from serving import serve_in_thread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -58,15 +58,15 @@ def expected_frames(root):
 
 
 def grads_shown(driver):
-    from selenium.webdriver.common.by import By
+    """{name: grad} of every Value the page shows (its data-name and data-grad), read in one
+    script: an element at a time it took two calls to the driver each, most of a test's time."""
+    shown = driver.execute_script(
+        "return Array.from(document.querySelectorAll('[data-name]'),"
+        " e => [e.getAttribute('data-name'), e.getAttribute('data-grad')])"
+    )
+    return {name: float(grad) for name, grad in shown}
 
-    return {
-        e.get_attribute("data-name"): float(e.get_attribute("data-grad"))
-        for e in driver.find_elements(By.CSS_SELECTOR, "[data-name]")
-    }
 
-
-@pytest.mark.slow
 def test_the_stepper_walks_the_seed_question_as_explain_does(browser, tmp_path, record_property):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -99,7 +99,8 @@ def test_the_stepper_walks_the_seed_question_as_explain_does(browser, tmp_path, 
     assert browser.execute_script("return window.micrograd.current") == 6
     text = browser.find_element(By.ID, "say").text
     assert "e._backward()" in text and "c.grad += 1 * 1 = 1" in text
-    browser.execute_script("window.micrograd.step(0)")
+    # play steps every 0.7 s, and stops at the last step: from three steps before it
+    browser.execute_script("window.micrograd.step(arguments[0])", len(frames) - 4)
     browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').click()
     deadline = time.time() + 30
     while browser.execute_script("return window.micrograd.current") < len(frames) - 1:
@@ -231,7 +232,7 @@ def playground():
     from micrograd.app.playground import Server
 
     srv = Server(0)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    serve_in_thread(srv)
     yield f"http://127.0.0.1:{srv.server_address[1]}/"
     srv.shutdown()
     srv.server_close()
@@ -333,7 +334,6 @@ def open_point_stepper(browser, i):
     return new
 
 
-@pytest.mark.slow
 def test_the_playground_marks_the_points_that_teach_and_says_why(browser, playground, tmp_path):
     """After some training the points whose loss is > 0 are ringed and counted;
     a ringed point's stepper says its loss is > 0 and sends grads back; an unringed one's says
@@ -476,7 +476,7 @@ def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path)
     from micrograd.app.playground import Server
 
     srv = Server(0)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    serve_in_thread(srv)
     target = f"http://127.0.0.1:{srv.server_address[1]}/"
     (tmp_path / "hostile.html").write_text(HOSTILE_PAGE.replace("TARGET", target))
 
@@ -488,7 +488,7 @@ def test_other_pages_cannot_make_runs_or_frame_the_playground(browser, tmp_path)
             pass
 
     other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    threading.Thread(target=other.serve_forever, daemon=True).start()
+    serve_in_thread(other)
     try:
         for page in (
             f"http://127.0.0.1:{other.server_address[1]}/hostile.html",
@@ -579,7 +579,7 @@ def test_the_chinese_playground_speaks_chinese(browser, tmp_path):
     from micrograd.app.playground import Server
 
     srv = Server(0, lang="zh")
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    serve_in_thread(srv)
     try:
         train_in_page(browser, f"http://127.0.0.1:{srv.server_address[1]}/", 40)
         assert "带圈的点" in browser.find_element(By.ID, "active").text

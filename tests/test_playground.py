@@ -18,13 +18,13 @@ pytest.importorskip("numpy")
 from micrograd.app.playground import MAX_BODY, Server  # noqa: E402
 from micrograd.app.runs import Run  # noqa: E402
 from micrograd.engine import Value  # noqa: E402
+from serving import serve_in_thread  # noqa: E402
 
 
 @pytest.fixture
 def server():
     srv = Server(0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
+    serve_in_thread(srv)
     yield srv
     srv.shutdown()
     srv.server_close()
@@ -386,7 +386,7 @@ def test_a_client_that_goes_away_prints_nothing(server, capfd, monkeypatch):
 def running():
     """A server made now (after any monkeypatching), serving from a thread until the block ends."""
     srv = Server(0)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    serve_in_thread(srv)
     try:
         yield srv
     finally:

@@ -25,6 +25,7 @@ from urllib.request import urlopen
 
 import pytest
 
+from serving import serve_in_thread
 from test_browser import expected_frames, grads_shown, seed_question
 
 pytestmark = pytest.mark.site  # CI runs them in a step of their own, once the site is built
@@ -152,7 +153,7 @@ def serve(handler):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.seen = []
     server.missing = []  # what a page asked for that the site does not have
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serve_in_thread(server)
     return server
 
 
