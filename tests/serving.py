@@ -3,8 +3,8 @@
 import threading
 from socketserver import BaseServer
 
-# How often serve_forever looks for shutdown(): the default, 0.5 s, is what each shutdown waits,
-# 13 s of the playground tests' 21 when they used it.
+# How often serve_forever looks for shutdown(): with the default, 0.5 s, each shutdown() waits
+# that long, and the playground tests shut down dozens of servers.
 POLL_SECONDS = 0.02
 
 

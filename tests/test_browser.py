@@ -59,7 +59,7 @@ def expected_frames(root):
 
 def grads_shown(driver):
     """{name: grad} of every Value the page shows (its data-name and data-grad), read in one
-    script: an element at a time it took two calls to the driver each, most of a test's time."""
+    script: through the driver, each element costs two round trips, most of a test's time."""
     shown = driver.execute_script(
         "return Array.from(document.querySelectorAll('[data-name]'),"
         " e => [e.getAttribute('data-name'), e.getAttribute('data-grad')])"

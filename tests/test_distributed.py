@@ -29,8 +29,8 @@ def torchrun(tmp_path, *args):
 
 
 @pytest.mark.slow
-# the MLP's batch: 16 rows a process, not the example's 64: micrograd's own backward() over both
-# processes' batches at the first step took 4.3 s of the test's 7.6 at 64
+# the MLP's batch: 16 rows a process, not the example's 64, at which micrograd's own backward()
+# over both processes' batches at the first step takes 4.3 s of the test's 7.6
 @pytest.mark.parametrize(
     ("model", "steps", "batch"), [("mlp", "40", "16"), ("gpt", "3", "4")], ids=["mlp", "gpt"]
 )
