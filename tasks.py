@@ -76,11 +76,15 @@ def bin_of(env: str, name: str) -> str:
     return os.path.join(env, sub, name + (".exe" if os.name == "nt" else ""))
 
 
+# Every install of these jobs: quiet, and --no-compile: byte-compiling every module at install took
+# 15 s of the test tools' 38 (PyTorch's thousands of files, most never imported); Python compiles
+# a module when it is first imported, and caches it (see the end of this file).
+PIP_INSTALL = ("-m", "pip", "install", "-q", "--no-compile")
+
+
 def pip_install(python: str, *args: str) -> None:
-    """pip install into the environment of `python`, quietly. --no-compile: byte-compiling every
-    module at install took 15 s of the test tools' 38 (PyTorch's thousands of files, most never
-    imported); Python compiles a module when it is first imported, and caches it (see below)."""
-    run(python, "-m", "pip", "install", "-q", "--no-compile", *args)
+    """pip install into the environment of `python` (PIP_INSTALL); stop if it fails."""
+    run(python, *PIP_INSTALL, *args)
 
 
 def make_venv(path: str) -> str:
@@ -99,8 +103,7 @@ def original() -> str | None:
     ready = os.path.join(ORIGINAL_VENV, "installed")
     if not os.path.exists(ready):
         venv.create(ORIGINAL_VENV, with_pip=True, clear=True)
-        install = ["-m", "pip", "install", "-q", "--no-compile", "micrograd==0.1.0"]
-        code = subprocess.call([python, *install])
+        code = subprocess.call([python, *PIP_INSTALL, "micrograd==0.1.0"])
         if code:
             print("micrograd 0.1.0 could not be installed: the differential tests will skip")
             return None
