@@ -760,17 +760,10 @@ def test_train_on_your_own_documents_with_your_own_sizes_and_mark_the_copies(
 def test_a_note_says_when_documents_are_longer_than_the_block(tmp_path, capsys):
     data = tmp_path / "lines.txt"
     data.write_text("short\n" + "a much longer document\n" + "tiny\n", encoding="utf-8")
-    argv = [
-        "train",
-        "--data",
-        str(data),
-        "--steps",
-        "2",
-        "--no-plot",
-        "--quiet",
-        "--backend",
-        "eager",
-    ]
+    # a model 4 wide: the note is about the data, and the ten names sampled after training
+    # (up to the block's length, on the scalar engine) took most of the test's time at 16
+    argv = ["train", "--data", str(data), "--steps", "2", "--no-plot", "--quiet"]
+    argv += ["--backend", "eager", "--n-embd", "4", "--n-head", "1"]
     code, printed, _ = run_cli(capsys, *argv, "--block-size", "8", "--out", str(tmp_path / "a"))
     assert code == 0
     assert printed.startswith(
@@ -802,6 +795,8 @@ def test_a_learning_rate_that_makes_the_loss_grow_is_named_and_compiling_announc
     code, printed, _ = run_cli(capsys, *argv, "--steps", "100", "--lr", "1.0", "--lang", lang)
     lines = printed.splitlines()
     assert code == 0 and lines[0].startswith(compiling) and lines[2].startswith(hint)
+    if lang == "zh":
+        return  # what follows does not depend on the language
     code, printed, _ = run_cli(capsys, *argv, "--steps", "20", "--backend", "eager", "--quiet")
     assert code == 0 and "compil" not in printed and "learning rate" not in printed
     # a mean over fewer than 10 steps says nothing of the learning rate: one name is noise
