@@ -23,6 +23,7 @@ Extra arguments go to the command that is run (`python3 tasks.py test -k engine`
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import random
 import re
@@ -30,7 +31,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import venv
 
@@ -129,13 +129,13 @@ def install_test_tools() -> str:
 
 def install_test_tools_and_original() -> str:
     """install_test_tools(), with .original-venv made beside it in a thread: its 3 s (a venv,
-    then pip) overlap the test tools' install, which waits on downloads and the disk."""
-    beside = threading.Thread(target=original)
-    beside.start()
-    try:
-        return install_test_tools()
-    finally:
-        beside.join()
+    then pip) overlap the test tools' install, which waits on downloads and the disk. An error
+    in either stops the job, once both are done."""
+    with concurrent.futures.ThreadPoolExecutor(1) as beside:
+        made = beside.submit(original)
+        python = install_test_tools()
+        made.result()
+    return python
 
 
 # pytest on both cores; a worker that runs out of tests takes some of those the other was handed
