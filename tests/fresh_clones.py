@@ -31,7 +31,8 @@ def main() -> int:
             subprocess.run(["git", "clone", "-q", ROOT, clone], check=True)
             if args.shared_venv:
                 python = os.path.join(os.path.abspath(args.shared_venv), "bin", "python")
-                cmd = [python, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider"]
+                cmd = [python, "-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"]
+                cmd += ["-p", "no:cacheprovider"]
                 run_env = {**env, "PYTHONPATH": os.path.join(clone, "src")}
             else:
                 cmd, run_env = [sys.executable, "tasks.py", "test"], env
