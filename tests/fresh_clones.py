@@ -16,6 +16,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from tasks import WORKERS  # noqa: E402  (pytest's workers as tasks.py test runs them)
 
 
 def main() -> int:
@@ -31,8 +33,7 @@ def main() -> int:
             subprocess.run(["git", "clone", "-q", ROOT, clone], check=True)
             if args.shared_venv:
                 python = os.path.join(os.path.abspath(args.shared_venv), "bin", "python")
-                cmd = [python, "-m", "pytest", "-n", "2", "--dist", "worksteal", "-q"]
-                cmd += ["-p", "no:cacheprovider"]
+                cmd = [python, "-m", "pytest", *WORKERS, "-q", "-p", "no:cacheprovider"]
                 run_env = {**env, "PYTHONPATH": os.path.join(clone, "src")}
             else:
                 cmd, run_env = [sys.executable, "tasks.py", "test"], env
